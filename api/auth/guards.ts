@@ -1,0 +1,35 @@
+/**
+ * Authorization middleware. Every feature router puts one of these in front of its routes; the
+ * server enforces the flags whatever the browser shows (DESIGN.md section 8).
+ */
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../deps.ts";
+import { forbidden, unauthorized } from "../http/errors.ts";
+import { accessToken } from "./cookies.ts";
+import { type SessionUser, userForAccessToken } from "./sessions.ts";
+
+/** The flags a route can ask for. */
+export type Flag = "orderUser" | "inventoryUser" | "submissionUser";
+
+function guard(allowed: (user: SessionUser) => boolean) {
+  return createMiddleware<AppEnv>(async (c, next) => {
+    const token = accessToken(c);
+    const user = token ? await userForAccessToken(c.var.deps.db, token) : null;
+    if (!user) throw unauthorized(token ? "Your session has expired." : "Not logged in.");
+    if (!allowed(user)) throw forbidden();
+    c.set("user", user);
+    await next();
+  });
+}
+
+/** Any logged-in, active user. */
+export const requireUser = guard(() => true);
+/** Role Admin. */
+export const requireAdmin = guard((user) => user.isAdmin);
+/** One flag (Admin does not imply it: flags are set per user, and the first admin has all). */
+export const requireFlag = (flag: Flag) => guard((user) => user[flag]);
+/** Any of the three user flags, or Admin when `orAdmin` (notification settings). */
+export const requireAnyFlag = (orAdmin = false) =>
+  guard((user) =>
+    user.orderUser || user.inventoryUser || user.submissionUser || (orAdmin && user.isAdmin)
+  );

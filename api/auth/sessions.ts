@@ -1,0 +1,159 @@
+/**
+ * Server-side sessions. A login opens a session (the refresh-token family); it hands out a
+ * short-lived access token and a refresh token that is replaced on every use. A refresh token
+ * used again after the grace window means it leaked: the whole session is revoked.
+ */
+import type { Db } from "../db/client.ts";
+import { hashToken, randomToken } from "./tokens.ts";
+
+export const ACCESS_TOKEN_SECONDS = 15 * 60;
+export const REFRESH_TOKEN_SECONDS = 14 * 24 * 60 * 60;
+export const SESSION_MAX_SECONDS = 30 * 24 * 60 * 60;
+/** Parallel refreshes (two tabs, several requests) may present the same token this long. */
+export const REFRESH_GRACE_SECONDS = 10;
+
+/** The user behind a valid access token. */
+export interface SessionUser {
+  sessionId: string;
+  userId: number;
+  username: string;
+  isAdmin: boolean;
+  inventoryUser: boolean;
+  orderUser: boolean;
+  submissionUser: boolean;
+}
+
+/** The two cookie values handed to the browser. */
+export interface TokenPair {
+  access: string;
+  refresh: string;
+}
+
+async function issueTokens(db: Db, sessionId: string): Promise<TokenPair> {
+  const pair = { access: randomToken(), refresh: randomToken() };
+  await db.query(
+    `insert into session_tokens (token_hash, session_id, kind, expires_at) values
+       ($1, $3, 'access', now() + make_interval(secs => $4)),
+       ($2, $3, 'refresh', now() + make_interval(secs => $5))`,
+    [
+      await hashToken(pair.access),
+      await hashToken(pair.refresh),
+      sessionId,
+      ACCESS_TOKEN_SECONDS,
+      REFRESH_TOKEN_SECONDS,
+    ],
+  );
+  return pair;
+}
+
+/** Opens a session for a user who just proved their password. */
+export async function openSession(
+  db: Db,
+  userId: number,
+  client: { ip: string; userAgent: string },
+): Promise<TokenPair> {
+  return await db.transaction(async (tx) => {
+    const id = randomToken();
+    await tx.query(
+      `insert into sessions (id, user_id, expires_at, ip, user_agent)
+       values ($1, $2, now() + make_interval(secs => $3), $4, $5)`,
+      [id, userId, SESSION_MAX_SECONDS, client.ip, client.userAgent.slice(0, 300)],
+    );
+    return await issueTokens(tx, id);
+  });
+}
+
+/** Finds the active user behind an access token, or null when it is unknown, expired or revoked. */
+export async function userForAccessToken(db: Db, token: string): Promise<SessionUser | null> {
+  const [row] = await db.query<SessionUser>(
+    `select s.id as "sessionId", u.id as "userId", u.username, u.is_admin as "isAdmin",
+            u.inventory_user as "inventoryUser", u.order_user as "orderUser",
+            u.submission_user as "submissionUser"
+       from session_tokens t
+       join sessions s on s.id = t.session_id
+       join users u on u.id = s.user_id
+      where t.token_hash = $1 and t.kind = 'access' and t.expires_at > now()
+        and s.revoked_at is null and s.expires_at > now() and u.active_status`,
+    [await hashToken(token)],
+  );
+  return row ?? null;
+}
+
+/** Outcome of presenting a refresh token. */
+export type RefreshResult =
+  | { ok: true; tokens: TokenPair; username: string }
+  | { ok: false; reason: "unknown" | "expired" | "reused" };
+
+/**
+ * Exchanges a refresh token for a new pair. The first use wins atomically; a repeat inside the
+ * grace window gets a pair of its own; a repeat after it revokes the session.
+ */
+export async function refreshSession(db: Db, token: string): Promise<RefreshResult> {
+  const tokenHash = await hashToken(token);
+  return await db.transaction(async (tx) => {
+    const [row] = await tx.query<{
+      sessionId: string;
+      username: string;
+      usable: boolean;
+      usedSecondsAgo: number | null;
+    }>(
+      `select t.session_id as "sessionId", u.username,
+              (t.expires_at > now() and s.revoked_at is null and s.expires_at > now()
+                 and u.active_status) as usable,
+              extract(epoch from now() - t.used_at)::float8 as "usedSecondsAgo"
+         from session_tokens t
+         join sessions s on s.id = t.session_id
+         join users u on u.id = s.user_id
+        where t.token_hash = $1 and t.kind = 'refresh'
+        for update of t`,
+      [tokenHash],
+    );
+    if (!row) return { ok: false, reason: "unknown" };
+    if (!row.usable) return { ok: false, reason: "expired" };
+    if (row.usedSecondsAgo !== null && row.usedSecondsAgo > REFRESH_GRACE_SECONDS) {
+      await revokeSession(tx, row.sessionId, "refresh token reused");
+      return { ok: false, reason: "reused" };
+    }
+    if (row.usedSecondsAgo === null) {
+      await tx.query("update session_tokens set used_at = now() where token_hash = $1", [
+        tokenHash,
+      ]);
+    }
+    await tx.query(
+      "delete from session_tokens where session_id = $1 and kind = 'access' and expires_at < now()",
+      [row.sessionId],
+    );
+    return { ok: true, tokens: await issueTokens(tx, row.sessionId), username: row.username };
+  });
+}
+
+/** Ends one session. */
+export async function revokeSession(db: Db, sessionId: string, reason: string): Promise<void> {
+  await db.query(
+    "update sessions set revoked_at = now(), revoked_reason = $2 where id = $1 and revoked_at is null",
+    [sessionId, reason],
+  );
+}
+
+/** Ends every session of a user, except `keepSessionId` when given (the caller's own). */
+export async function revokeUserSessions(
+  db: Db,
+  userId: number,
+  reason: string,
+  keepSessionId?: string,
+): Promise<void> {
+  await db.query(
+    `update sessions set revoked_at = now(), revoked_reason = $2
+      where user_id = $1 and revoked_at is null and id <> coalesce($3, '')`,
+    [userId, reason, keepSessionId ?? null],
+  );
+}
+
+/** The session a refresh token belongs to (for logout when the access token has expired). */
+export async function sessionForRefreshToken(db: Db, token: string): Promise<string | null> {
+  const [row] = await db.query<{ sessionId: string }>(
+    `select session_id as "sessionId" from session_tokens where token_hash = $1 and kind = 'refresh'`,
+    [await hashToken(token)],
+  );
+  return row?.sessionId ?? null;
+}

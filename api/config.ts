@@ -1,0 +1,55 @@
+/**
+ * The only module that reads the environment. Every setting is checked by zod at start; a wrong
+ * value stops the process with one line naming the variable.
+ */
+import { z } from "zod";
+
+const port = z.coerce.number().int().min(0).max(65535);
+const flag = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) =>
+  ["true", "1", "yes"].includes(v)
+);
+const optionalText = z.string().trim().min(1).optional();
+
+const schema = z.object({
+  PORT: port.default(8000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must start with postgres://").optional(),
+  ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+  SECRET_KEY: z.string().regex(/^[A-Za-z0-9+/]{43}=$/, "must be 32 bytes in base64").optional(),
+  PUBLIC_URL: z.url().optional(),
+  SMTP_HOST: optionalText,
+  SMTP_PORT: port.default(587),
+  SMTP_SECURITY: z.enum(["none", "starttls", "tls"]).default("starttls"),
+  SMTP_USER: optionalText,
+  SMTP_PASSWORD: optionalText,
+  SMTP_FROM: z.email().optional(),
+  SMTP_CA_FILE: optionalText,
+  MAIL_POLL_SECONDS: z.coerce.number().int().min(5).default(300),
+  MAX_SOURCE_FILE_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
+  DEBUG_TOOLS: flag.default(false),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+/** Settings of one process, parsed from the environment. */
+export type Config = z.infer<typeof schema>;
+
+/** Thrown when a variable is wrong; its message is the single line to print. */
+export class ConfigError extends Error {}
+
+/**
+ * Parses settings from an environment map (Deno.env by default).
+ *
+ * @example
+ * const config = loadConfig({ PORT: "8080" }); // config.PORT === 8080
+ */
+export function loadConfig(env: Record<string, string | undefined> = Deno.env.toObject()): Config {
+  // Empty strings mean "unset" so that `VAR=` in a compose file falls back to the default.
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([key, value]) => key in schema.shape && value !== ""),
+  );
+  const parsed = schema.safeParse(present);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new ConfigError(`Invalid ${String(issue.path[0])}: ${issue.message}`);
+}

@@ -1,0 +1,110 @@
+/**
+ * One database interface over embedded PGlite and PostgreSQL (postgres.js). Queries use `$1`
+ * placeholders on both; values are always parameters, never SQL text.
+ */
+import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import postgres from "postgres";
+
+/** A row as the drivers return it. */
+export type Row = Record<string, unknown>;
+
+/** What every query site uses; a transaction gets the same shape. */
+export interface Db {
+  readonly kind: "pglite" | "postgres";
+  /** Runs one parameterised statement and returns its rows. */
+  query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /** Runs several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+  /** Runs `fn` in a transaction; nested calls become savepoints. */
+  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+// int8 and numeric come back as numbers on both drivers: counts and ids fit easily.
+const toNumber = (value: string) => Number(value);
+
+/**
+ * Opens PostgreSQL when `url` is given, else PGlite in `dataDir` (in memory when `dataDir` is
+ * `memory://`).
+ *
+ * @example
+ * const db = await openDb({ dataDir: "memory://" });
+ * await db.query("select 1 as one"); // [{ one: 1 }]
+ */
+export async function openDb(options: { url?: string; dataDir?: string }): Promise<Db> {
+  if (options.url) return openPostgres(options.url);
+  return await openPglite(options.dataDir ?? "memory://");
+}
+
+async function openPglite(dataDir: string): Promise<Db> {
+  if (!dataDir.startsWith("memory://")) await Deno.mkdir(dataDir, { recursive: true });
+  const pg = await PGlite.create({
+    dataDir,
+    extensions: { pg_trgm },
+    parsers: { [pgliteTypes.INT8]: toNumber, [pgliteTypes.NUMERIC]: toNumber },
+  });
+  type Tx = Pick<PGlite, "query" | "exec">;
+  const wrap = (conn: Tx, inTx: boolean, savepoints = { n: 0 }): Db => ({
+    kind: "pglite",
+    async query<T>(sql: string, params: readonly unknown[] = []) {
+      return (await conn.query<T>(sql, params as unknown[])).rows;
+    },
+    async exec(sql: string) {
+      await conn.exec(sql);
+    },
+    transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+      if (!inTx) return pg.transaction((tx) => fn(wrap(tx, true)));
+      return savepoint(wrap(conn, true, savepoints), `sp${++savepoints.n}`, fn);
+    },
+    close: () => pg.close(),
+  });
+  return wrap(pg, false);
+}
+
+function openPostgres(url: string): Db {
+  const sql = postgres(url, {
+    max: 10,
+    onnotice: () => {},
+    types: {
+      bigint: { to: 20, from: [20], serialize: String, parse: toNumber },
+      numeric: { to: 1700, from: [1700], serialize: String, parse: toNumber },
+    },
+  });
+  type Conn = postgres.Sql | postgres.TransactionSql;
+  const wrap = (conn: Conn, inTx: boolean, savepoints = { n: 0 }): Db => ({
+    kind: "postgres",
+    async query<T>(text: string, params: readonly unknown[] = []) {
+      return [...await conn.unsafe(text, params as postgres.ParameterOrJSON<never>[])] as T[];
+    },
+    async exec(text: string) {
+      await conn.unsafe(text);
+    },
+    async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
+      if (inTx) return await savepoint(wrap(conn, true, savepoints), `sp${++savepoints.n}`, fn);
+      return await (conn as postgres.Sql).begin((tx) => fn(wrap(tx, true))) as T;
+    },
+    close: () => sql.end({ timeout: 5 }),
+  });
+  return wrap(sql, false);
+}
+
+async function savepoint<T>(tx: Db, name: string, fn: (tx: Db) => Promise<T>): Promise<T> {
+  await tx.exec(`savepoint ${name}`);
+  try {
+    const result = await fn(tx);
+    await tx.exec(`release savepoint ${name}`);
+    return result;
+  } catch (error) {
+    await tx.exec(`rollback to savepoint ${name}`);
+    throw error;
+  }
+}
+
+/** True when `error` is a unique-constraint violation (SQLSTATE 23505) on either driver. */
+export function isUniqueViolation(
+  error: unknown,
+): error is { constraint?: string; detail?: string } {
+  return typeof error === "object" && error !== null &&
+    (error as { code?: string }).code === "23505";
+}

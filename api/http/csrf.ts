@@ -1,0 +1,31 @@
+/**
+ * CSRF protection for state-changing requests: a browser request must come from our own origin
+ * (Origin, else Sec-Fetch-Site); without those browser headers, only content types that a
+ * cross-site form cannot send are accepted.
+ */
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../deps.ts";
+import { forbidden } from "./errors.ts";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+const FORM_TYPES = /^(application\/x-www-form-urlencoded|text\/plain)/i;
+
+/** Rejects cross-site state-changing requests with 403. */
+export const csrfGuard = createMiddleware<AppEnv>(async (c, next) => {
+  if (SAFE_METHODS.has(c.req.method)) return await next();
+  const origin = c.req.header("origin");
+  const own = new URL(c.req.url).origin;
+  const publicUrl = c.var.deps.config.PUBLIC_URL;
+  const allowed = origin === own ||
+    (publicUrl !== undefined && origin === new URL(publicUrl).origin);
+  const fetchSite = c.req.header("sec-fetch-site");
+  const contentType = c.req.header("content-type") ?? "";
+  if (origin !== undefined && origin !== "null") {
+    if (!allowed) throw forbidden("Cross-site request refused.");
+  } else if (fetchSite !== undefined && fetchSite !== "same-origin" && fetchSite !== "none") {
+    throw forbidden("Cross-site request refused.");
+  } else if (FORM_TYPES.test(contentType) || origin === "null") {
+    throw forbidden("Cross-site request refused: send JSON.");
+  }
+  await next();
+});

@@ -1,0 +1,75 @@
+/**
+ * Request validation. The clients the contract was written for send keys in any case (`Id` beside
+ * camelCase, `PageSize`), so keys are matched to the schema's keys case-insensitively first.
+ */
+import { zValidator } from "@hono/zod-validator";
+import type { ValidationTargets } from "hono";
+import { z } from "zod";
+import { validationError } from "./errors.ts";
+
+/** Peels optional/nullable/default/pipe wrappers to reach an object or array schema. */
+function unwrap(schema: z.ZodType): z.ZodType {
+  let current = schema as z.ZodType & { def?: Record<string, unknown> };
+  for (let i = 0; i < 10; i++) {
+    const def = current.def as { type: string; innerType?: z.ZodType; in?: z.ZodType } | undefined;
+    if (!def) break;
+    if (def.innerType) current = def.innerType as typeof current;
+    else if (def.type === "pipe" && def.in) current = def.in as typeof current;
+    else break;
+  }
+  return current;
+}
+
+/**
+ * Renames the keys of `value` to the spelling `schema` uses, ignoring case, recursively through
+ * objects, arrays and records of objects. Unknown keys are kept as they are.
+ *
+ * @example
+ * alignKeys({ Id: 1, PAGESIZE: 10 }, z.object({ id: z.number(), pageSize: z.number() }))
+ * // { id: 1, pageSize: 10 }
+ */
+export function alignKeys(value: unknown, schema: z.ZodType): unknown {
+  const inner = unwrap(schema);
+  if (Array.isArray(value) && inner instanceof z.ZodArray) {
+    return value.map((item) => alignKeys(item, inner.element as z.ZodType));
+  }
+  if (!value || typeof value !== "object" || Array.isArray(value)) return value;
+  if (inner instanceof z.ZodObject) {
+    const shape = inner.shape as Record<string, z.ZodType>;
+    const byLower = new Map(Object.keys(shape).map((key) => [key.toLowerCase(), key]));
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      const target = byLower.get(key.toLowerCase()) ?? key;
+      // An exact-case key wins over a differently cased duplicate.
+      if (target in out && key !== target) continue;
+      out[target] = target in shape ? alignKeys(item, shape[target]) : item;
+    }
+    return out;
+  }
+  return value;
+}
+
+/** Wraps `schema` so that it aligns key case before validating; typed as `schema` itself. */
+export function caseInsensitive<T extends z.ZodType>(schema: T): T {
+  // The pipe's own input type is `unknown`; keeping T's type lets the typed client see the payload.
+  return z.preprocess((value) => alignKeys(value, schema), schema) as unknown as T;
+}
+
+/**
+ * Validates one request part with a zod schema, keys matched case-insensitively, and answers a
+ * bad payload with 400 `{ message, errors }`.
+ *
+ * @example
+ * app.post("/save", body("json", sourceSchema), (c) => c.json(c.req.valid("json")));
+ */
+export function body<T extends z.ZodType, Target extends keyof ValidationTargets>(
+  target: Target,
+  schema: T,
+) {
+  return zValidator(target, caseInsensitive(schema), (result) => {
+    if (!result.success) throw validationError(result.error);
+  });
+}
+
+/** Parses a numeric path parameter; a non-integer is a 400 naming the parameter. */
+export const idParam = z.object({ id: z.coerce.number().int().min(0) });

@@ -1,0 +1,75 @@
+/**
+ * Opens everything a server process needs, in order: database, migrations, first admin, secret
+ * key, mail; then serves HTTP. Used by main.ts and by the tests, so both run the same start-up.
+ */
+import { createApp } from "./app.ts";
+import type { Config } from "./config.ts";
+import type { Deps } from "./deps.ts";
+import { openDb } from "./db/client.ts";
+import { migrate } from "./db/migrate.ts";
+import { ensureFirstAdmin } from "./auth/bootstrap.ts";
+import { loadSecretKey, secretBox } from "./secrets.ts";
+import { systemMailer } from "./mail/system_mail.ts";
+
+/** A running server. */
+export interface RunningServer {
+  url: string;
+  deps: Deps;
+  /** Stops HTTP, then closes the database. */
+  shutdown(): Promise<void>;
+}
+
+/** Opens the long-lived services of a process (no HTTP): also what the worker and CLI use. */
+export async function openDeps(
+  config: Config,
+  log: (line: string) => void = console.log,
+): Promise<Deps> {
+  const db = await openDb({
+    url: config.DATABASE_URL,
+    dataDir: config.DATA_DIR === "memory://" ? "memory://" : `${config.DATA_DIR}/pglite`,
+  });
+  try {
+    const applied = await migrate(db);
+    if (applied.length) log(`Applied migrations: ${applied.join(", ")}`);
+    const admin = await ensureFirstAdmin(db, config.ADMIN_PASSWORD);
+    if (admin.created && admin.generatedPassword) {
+      log(`Created user "admin" with password: ${admin.generatedPassword}`);
+      log("This password is shown only once. Change it on the Account page.");
+    } else if (admin.created) log(`Created user "admin" with the password from ADMIN_PASSWORD.`);
+    const keyDir = config.DATA_DIR === "memory://" ? undefined : config.DATA_DIR;
+    const key = await loadSecretKey(config.SECRET_KEY, keyDir);
+    return { config, db, secrets: await secretBox(key), mailer: await systemMailer(config) };
+  } catch (error) {
+    await db.close();
+    throw error;
+  }
+}
+
+/**
+ * Starts the HTTP server on `config.HOST:config.PORT` (port 0 picks a free one).
+ *
+ * @example
+ * const server = await startServer(loadConfig(), { webDist: "web/dist" });
+ * console.log(server.url);
+ */
+export async function startServer(
+  config: Config,
+  options: { webDist?: string; log?: (line: string) => void } = {},
+): Promise<RunningServer> {
+  const deps = await openDeps(config, options.log);
+  const app = createApp(deps, { webDist: options.webDist });
+  const server = Deno.serve(
+    { hostname: config.HOST, port: config.PORT, onListen: () => {} },
+    app.fetch,
+  );
+  const { port } = server.addr as Deno.NetAddr;
+  const host = config.HOST === "0.0.0.0" ? "127.0.0.1" : config.HOST;
+  return {
+    url: `http://${host}:${port}`,
+    deps,
+    async shutdown() {
+      await server.shutdown();
+      await deps.db.close();
+    },
+  };
+}

@@ -1,0 +1,38 @@
+/** Payloads of the /auth calls, shared by the server and the web app. */
+import { z } from "zod";
+
+/** POST /auth/login */
+export const loginRequest = z.object({
+  username: z.string().trim().min(1, "Username is required"),
+  password: z.string().min(1, "Password is required"),
+});
+export type LoginRequest = z.infer<typeof loginRequest>;
+
+/** A new password set through the API (reset, change, user form). */
+export const newPassword = z.string().min(8, "Password must be at least 8 characters");
+
+/** POST /auth/reset-password: a bare JSON string, or `{ username }`. */
+export const resetPasswordRequest = z.union([
+  z.string().trim().min(1, "Username is required"),
+  z.object({ username: z.string().trim().min(1, "Username is required") }),
+]);
+
+/** POST /auth/reset-password/complete */
+export const completeResetRequest = z.object({
+  token: z.string().min(1, "Token is required"),
+  newPassword,
+});
+
+/** The "True"/"False" strings the contract uses for flags. */
+export const flagText = z.enum(["True", "False"]);
+
+/** GET /auth/user */
+export const currentUser = z.object({
+  userId: z.number(),
+  username: z.string(),
+  role: z.enum(["Admin", "User"]),
+  inventoryUser: flagText,
+  orderUser: flagText,
+  submissionUser: flagText,
+});
+export type CurrentUser = z.infer<typeof currentUser>;

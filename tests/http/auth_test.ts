@@ -1,0 +1,308 @@
+/** Contract tests of the /auth calls over real HTTP, on PGlite or on PostgreSQL (DATABASE_URL). */
+import assert from "node:assert/strict";
+import { createResetToken } from "../../api/auth/password_reset.ts";
+import { ADMIN_PASSWORD, startTestServer } from "../support/server.ts";
+import { testClient } from "../support/http.ts";
+
+const LOGIN_FAILED = { message: "Invalid username or password." };
+
+Deno.test("auth contract", async (t) => {
+  const server = await startTestServer();
+  const { url, db } = server;
+  try {
+    await t.step("login sets HttpOnly session cookies and a readable username cookie", async () => {
+      const client = testClient(url);
+      const response = await client.login("admin", ADMIN_PASSWORD);
+      assert.deepEqual(response.body, { username: "admin" });
+      const byName = Object.fromEntries(
+        response.setCookies.map((line) => [line.split("=")[0], line]),
+      );
+      assert.match(byName["X-Access-Token"], /HttpOnly/);
+      assert.match(byName["X-Access-Token"], /SameSite=Strict/);
+      assert.match(byName["X-Access-Token"], /Path=\//);
+      assert.match(byName["X-Refresh-Token"], /HttpOnly/);
+      assert.match(byName["X-Refresh-Token"], /Path=\/auth/);
+      assert.match(byName["X-Username"], /^X-Username=admin;/);
+      assert.doesNotMatch(byName["X-Username"], /HttpOnly/);
+      // Plain HTTP: no Secure flag, or the browser would drop the cookies.
+      assert.doesNotMatch(byName["X-Access-Token"], /Secure/);
+      assert.equal((await client.get("/auth/allowed")).body, true);
+      assert.deepEqual((await client.get("/auth/user")).body, {
+        userId: 1,
+        username: "admin",
+        role: "Admin",
+        inventoryUser: "True",
+        orderUser: "True",
+        submissionUser: "True",
+      });
+    });
+
+    await t.step(
+      "the username is matched without case and the login updates lastLogin",
+      async () => {
+        const client = testClient(url);
+        await client.login("ADMIN", ADMIN_PASSWORD);
+        const [row] = await db.query<{ recent: boolean }>(
+          "select last_login > now() - interval '1 minute' as recent from users where id = 1",
+        );
+        assert.equal(row.recent, true);
+      },
+    );
+
+    await t.step("a plain user gets role User and the flags as True/False strings", async () => {
+      await server.createUser({ username: "ivy", password: "ivy-password", inventoryUser: true });
+      const client = testClient(url);
+      await client.login("ivy", "ivy-password");
+      assert.deepEqual((await client.get("/auth/user")).body, {
+        userId: 2,
+        username: "ivy",
+        role: "User",
+        inventoryUser: "True",
+        orderUser: "False",
+        submissionUser: "False",
+      });
+    });
+
+    await t.step("wrong password, unknown user and inactive user get one generic 401", async () => {
+      await server.createUser({
+        username: "sleepy",
+        password: "sleepy-password",
+        activeStatus: false,
+      });
+      for (
+        const [username, password] of [
+          ["admin", "wrong-password"],
+          ["nobody", "whatever-password"],
+          ["sleepy", "sleepy-password"],
+        ]
+      ) {
+        const response = await testClient(url).post("/auth/login", { username, password });
+        assert.equal(response.status, 401, username);
+        assert.deepEqual(response.body, LOGIN_FAILED);
+        assert.equal(response.setCookies.length, 0);
+      }
+    });
+
+    await t.step("a bad login payload is a 400 naming the field", async () => {
+      const response = await testClient(url).post("/auth/login", { username: "  ", password: "x" });
+      assert.equal(response.status, 400);
+      assert.match((response.body as { message: string }).message, /username/);
+      const notJson = await testClient(url).request("POST", "/auth/login", {
+        rawBody: "{not json",
+        headers: { "content-type": "application/json" },
+      });
+      assert.equal(notJson.status, 400);
+      assert.equal(typeof (notJson.body as { message: string }).message, "string");
+    });
+
+    await t.step("keys are matched without case", async () => {
+      const response = await testClient(url).post("/auth/login", {
+        Username: "admin",
+        PASSWORD: ADMIN_PASSWORD,
+      });
+      assert.equal(response.status, 200);
+    });
+
+    await t.step("without a session the guarded calls answer 401 with a message", async () => {
+      for (const path of ["/auth/allowed", "/auth/user"]) {
+        const response = await testClient(url).get(path);
+        assert.equal(response.status, 401);
+        assert.equal(typeof (response.body as { message: string }).message, "string");
+      }
+      const forged = await testClient(url).get("/auth/allowed", {
+        headers: { cookie: "X-Access-Token=forged; X-Username=admin" },
+      });
+      assert.equal(forged.status, 401);
+    });
+
+    await t.step(
+      "refresh rotates both tokens; the old access token keeps its short life",
+      async () => {
+        const client = testClient(url);
+        await client.login("admin", ADMIN_PASSWORD);
+        const before = client.cookies.get("X-Refresh-Token")!.value;
+        const accessBefore = client.cookies.get("X-Access-Token")!.value;
+        const refreshed = await client.post("/auth/refresh-token");
+        assert.equal(refreshed.status, 204);
+        assert.notEqual(client.cookies.get("X-Refresh-Token")!.value, before);
+        assert.notEqual(client.cookies.get("X-Access-Token")!.value, accessBefore);
+        assert.equal((await client.get("/auth/allowed")).body, true);
+      },
+    );
+
+    await t.step(
+      "parallel refreshes with one token all succeed inside the grace window",
+      async () => {
+        const client = testClient(url);
+        await client.login("admin", ADMIN_PASSWORD);
+        const refresh = client.cookies.get("X-Refresh-Token")!.value;
+        const results = await Promise.all(
+          [1, 2, 3].map(() =>
+            testClient(url).post("/auth/refresh-token", undefined, {
+              headers: { cookie: `X-Refresh-Token=${refresh}` },
+            })
+          ),
+        );
+        assert.deepEqual(results.map((r) => r.status), [204, 204, 204]);
+      },
+    );
+
+    await t.step("a refresh token reused after the grace window revokes the session", async () => {
+      const client = testClient(url);
+      await client.login("admin", ADMIN_PASSWORD);
+      const stolen = client.cookies.get("X-Refresh-Token")!.value;
+      assert.equal((await client.post("/auth/refresh-token")).status, 204);
+      await db.query(
+        "update session_tokens set used_at = now() - interval '1 minute' where used_at is not null",
+      );
+      const thief = await testClient(url).post("/auth/refresh-token", undefined, {
+        headers: { cookie: `X-Refresh-Token=${stolen}` },
+      });
+      assert.equal(thief.status, 401);
+      assert.ok(thief.setCookies.some((line) => /^X-Access-Token=;/.test(line)));
+      // The legitimate holder is logged out too: the family is revoked.
+      assert.equal((await client.get("/auth/allowed")).status, 401);
+      assert.equal((await client.post("/auth/refresh-token")).status, 401);
+    });
+
+    await t.step("an expired refresh token gets 401 and the cookies are cleared", async () => {
+      const client = testClient(url);
+      await client.login("admin", ADMIN_PASSWORD);
+      await db.query("update session_tokens set expires_at = now() - interval '1 second'");
+      const response = await client.post("/auth/refresh-token");
+      assert.equal(response.status, 401);
+      assert.equal(client.cookies.size, 0);
+      assert.equal((await testClient(url).post("/auth/refresh-token")).status, 401);
+    });
+
+    await t.step("logout ends the session on the server", async () => {
+      const client = testClient(url);
+      await client.login("admin", ADMIN_PASSWORD);
+      const access = client.cookies.get("X-Access-Token")!.value;
+      const refresh = client.cookies.get("X-Refresh-Token")!.value;
+      assert.equal((await client.post("/auth/logout")).status, 204);
+      assert.equal(client.cookies.size, 0);
+      const replay = testClient(url);
+      assert.equal(
+        (await replay.get("/auth/allowed", { headers: { cookie: `X-Access-Token=${access}` } }))
+          .status,
+        401,
+      );
+      assert.equal(
+        (await replay.post("/auth/refresh-token", undefined, {
+          headers: { cookie: `X-Refresh-Token=${refresh}` },
+        })).status,
+        401,
+      );
+      // Logging out without a session still answers 204 and clears the cookies.
+      assert.equal((await testClient(url).post("/auth/logout")).status, 204);
+    });
+
+    await t.step("cross-site state-changing requests are refused", async () => {
+      const client = testClient(url);
+      await client.login("admin", ADMIN_PASSWORD);
+      const evil = await client.post("/auth/logout", undefined, {
+        headers: { origin: "http://evil.example" },
+      });
+      assert.equal(evil.status, 403);
+      assert.equal((await client.get("/auth/allowed")).body, true);
+      const form = await client.request("POST", "/auth/logout", {
+        rawBody: "a=1",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      });
+      assert.equal(form.status, 403);
+      const crossSite = await client.post("/auth/logout", undefined, {
+        headers: { "sec-fetch-site": "cross-site" },
+      });
+      assert.equal(crossSite.status, 403);
+      const sameOrigin = await client.post("/auth/logout", undefined, {
+        headers: { origin: new URL(url).origin, "sec-fetch-site": "same-origin" },
+      });
+      assert.equal(sameOrigin.status, 204);
+    });
+
+    await t.step(
+      "repeated failures throttle the account, even for the right password",
+      async () => {
+        await server.createUser({ username: "target", password: "target-password" });
+        for (let i = 0; i < 5; i++) {
+          const response = await testClient(url).post("/auth/login", {
+            username: "target",
+            password: `guess-${i}`,
+          });
+          assert.equal(response.status, 401);
+        }
+        const locked = await testClient(url).post("/auth/login", {
+          username: "target",
+          password: "target-password",
+        });
+        assert.equal(locked.status, 429);
+        assert.match(
+          (locked.body as { message: string }).message,
+          /Too many failed login attempts/,
+        );
+        // Other accounts are not affected by this account's lock.
+        assert.equal(
+          (await testClient(url).post("/auth/login", {
+            username: "ivy",
+            password: "ivy-password",
+          })).status,
+          200,
+        );
+      },
+    );
+
+    await t.step("reset-password answers the same for known and unknown users", async () => {
+      await db.query("update users set email = 'admin@test.local' where username = 'admin'");
+      const known = await testClient(url).post("/auth/reset-password", "admin");
+      const unknown = await testClient(url).post("/auth/reset-password", { username: "ghost" });
+      assert.equal(known.status, 200);
+      assert.deepEqual(known.body, unknown.body);
+      const [{ count }] = await db.query<{ count: number }>(
+        "select count(*)::int as count from password_reset_tokens",
+      );
+      assert.equal(count, 1);
+    });
+
+    await t.step("a reset token sets the password once, and ends the user's sessions", async () => {
+      const client = testClient(url);
+      await client.login("ivy", "ivy-password");
+      await db.query("update users set email = 'ivy@test.local' where username = 'ivy'");
+      const reset = await createResetToken(db, "ivy");
+      assert.ok(reset);
+      const done = await testClient(url).post("/auth/reset-password/complete", {
+        token: reset.token,
+        newPassword: "ivy-new-password",
+      });
+      assert.equal(done.status, 204);
+      assert.equal((await client.get("/auth/allowed")).status, 401);
+      await testClient(url).login("ivy", "ivy-new-password");
+      const again = await testClient(url).post("/auth/reset-password/complete", {
+        token: reset.token,
+        newPassword: "ivy-third-password",
+      });
+      assert.equal(again.status, 400);
+      assert.match((again.body as { message: string }).message, /invalid or has expired/);
+    });
+
+    await t.step("an expired reset token is refused", async () => {
+      const reset = await createResetToken(db, "admin");
+      assert.ok(reset);
+      await db.query("update password_reset_tokens set expires_at = now() - interval '1 second'");
+      const response = await testClient(url).post("/auth/reset-password/complete", {
+        token: reset.token,
+        newPassword: "another-password",
+      });
+      assert.equal(response.status, 400);
+    });
+
+    await t.step("responses carry security headers", async () => {
+      const response = await testClient(url).get("/health");
+      assert.equal(response.headers.get("x-content-type-options"), "nosniff");
+      assert.match(response.headers.get("content-security-policy") ?? "", /frame-ancestors 'none'/);
+      assert.equal(response.headers.get("cache-control"), "no-store");
+    });
+  } finally {
+    await server.close();
+  }
+});
