@@ -15,7 +15,7 @@ const schema = z.object({
   HOST: z.string().min(1).default("0.0.0.0"),
   DATA_DIR: z.string().min(1).default("./data"),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must start with postgres://").optional(),
-  ADMIN_PASSWORD: z.string().min(8, "must be at least 8 characters").optional(),
+  ADMIN_PASSWORD: z.string().min(1).optional(),
   SECRET_KEY: z.string().regex(/^[A-Za-z0-9+/]{43}=$/, "must be 32 bytes in base64").optional(),
   PUBLIC_URL: z.url().optional(),
   SMTP_HOST: optionalText,
