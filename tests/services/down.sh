@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Stops the test servers started by up.sh for this checkout and removes their state directory.
+set -euo pipefail
+# shellcheck source=tests/services/lib.sh
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+source "$SERVICES_SCRIPT_DIR/dovecot.sh"
+source "$SERVICES_SCRIPT_DIR/postfix.sh"
+source "$SERVICES_SCRIPT_DIR/sshd.sh"
+
+if [[ ! -f "$ENV_FILE" ]]; then
+  echo "test services: not running (no $ENV_FILE)"
+  exit 0
+fi
+[[ "$(id -u)" -eq 0 ]] || die "down.sh must run as root, like up.sh"
+STATE="$(env_field stateDir)"
+# Only ever delete a directory up.sh made, whatever env.json says.
+case "$STATE" in
+  "$STATE_PARENT/$STATE_PREFIX"??????) ;;
+  *) die "env.json names an unexpected state dir '$STATE'; remove $ENV_FILE by hand" ;;
+esac
+if [[ -d "$STATE" ]]; then
+  sshd_stop "$STATE" || true
+  postfix_stop "$STATE" || true
+  dovecot_stop "$STATE" || true
+  rm -rf "$STATE"
+fi
+rm -f "$ENV_FILE"
+echo "test services: down"
