@@ -5,10 +5,8 @@ dovecot_configure() {
   local state="$1" dir="$1/dovecot"
   mkdir -p "$dir/run" "$dir/state" "$state/mail/$MAIL_DOMAIN"
   chown "$MAIL_OS_USER:$MAIL_OS_USER" "$state/mail" "$state/mail/$MAIL_DOMAIN"
-  : >"$dir/users"
-  # Dovecot's unprivileged auth worker reads the passwd-file.
-  chown root:dovecot "$dir/users"
-  chmod 640 "$dir/users"
+  # Dovecot's unprivileged auth process reads the passwd-files.
+  install -d -o root -g dovecot -m 750 "$dir/users"
   local mail_uid mail_gid
   mail_uid="$(id -u "$MAIL_OS_USER")"
   mail_gid="$(id -g "$MAIL_OS_USER")"
@@ -32,6 +30,8 @@ auth_mechanisms = plain login
 auth_default_realm = $MAIL_DOMAIN
 auth_username_format = %Lu
 auth_verbose = yes
+# Tests of wrong passwords need not wait the default 2 s.
+auth_failure_delay = 0
 
 first_valid_uid = $mail_uid
 last_valid_uid = $mail_uid
@@ -44,11 +44,12 @@ namespace inbox {
   inbox = yes
 }
 
-# Passwords come from the passwd-file (re-read when it changes, so users can be added at run
-# time); any address of the domain has a mailbox, so LMTP accepts every recipient.
+# One passwd-file per address: Dovecot re-reads a changed file at most once a second, but opens
+# a new one at once, so a user added at run time can log in right away. Any address of the
+# domain has a mailbox, so LMTP accepts every recipient.
 passdb {
   driver = passwd-file
-  args = scheme=PLAIN $dir/users
+  args = scheme=PLAIN $dir/users/%Lu
 }
 userdb {
   driver = static
@@ -85,6 +86,13 @@ service lmtp {
     port = $LMTP_PORT
   }
 }
+service anvil {
+  # Without this socket the auth process skips its growing delay after failed logins from an
+  # IP (2 s, 4 s, … up to 15 s on 127.0.0.1), which would stall tests of wrong passwords.
+  unix_listener anvil-auth-penalty {
+    mode = 0
+  }
+}
 service auth {
   # Postfix's smtpd asks this socket for SMTP AUTH.
   unix_listener auth-postfix {
@@ -113,4 +121,12 @@ dovecot_stop() {
     doveadm -c "$state/dovecot/dovecot.conf" stop >/dev/null 2>&1 || kill "$pid" 2>/dev/null || true
     wait_gone "$pid"
   fi
+}
+
+# Same format as addMailUser() in mail_users.ts.
+add_mail_user() {
+  local file="$1/dovecot/users/$2"
+  printf '%s:{PLAIN}%s::::::\n' "$2" "$3" >"$file"
+  chown root:dovecot "$file"
+  chmod 640 "$file"
 }

@@ -37,8 +37,11 @@ smtpd_banner = \$myhostname ESMTP source-manager test
 # The virtual domain goes to Dovecot over LMTP. Every other recipient is rewritten to the
 # catch-all mailbox, so nothing leaves the machine and tests can read what "went out".
 virtual_mailbox_domains = $MAIL_DOMAIN
+virtual_mailbox_maps = regexp:$dir/etc/domain_recipients
 virtual_transport = lmtp:inet:$SVC_HOST:$LMTP_PORT
 virtual_alias_maps = regexp:$dir/etc/outside_recipients
+# Its default, \$virtual_alias_maps, would make the catch-all regexp claim the test domain too.
+virtual_alias_domains =
 default_transport = error:no outside mail in tests
 relay_transport = error:no outside mail in tests
 smtpd_relay_restrictions = permit_mynetworks, permit_sasl_authenticated, reject_unauth_destination
@@ -50,8 +53,12 @@ smtpd_sasl_path = $state/dovecot/run/auth-postfix
 smtpd_sasl_auth_enable = no
 lmtp_tls_security_level = none
 CONF
+  local domain_re
+  domain_re="@$(printf '%s' "$MAIL_DOMAIN" | sed 's/\./\\./g')\$"
+  # Every address of the test domain exists (Dovecot makes its mailbox on first delivery).
+  echo "/$domain_re/ OK" >"$dir/etc/domain_recipients"
   cat >"$dir/etc/outside_recipients" <<CONF
-if !/@$(printf '%s' "$MAIL_DOMAIN" | sed 's/\./\\./g')\$/
+if !/$domain_re/
 /^/ outbound@$MAIL_DOMAIN
 endif
 CONF

@@ -76,8 +76,8 @@ sftp_password="$(openssl rand -hex 12)"
 
 make_tls "$STATE"
 dovecot_configure "$STATE"
-printf '%s:{PLAIN}%s::::::\n' "tester@$MAIL_DOMAIN" "$tester_password" \
-  "outbound@$MAIL_DOMAIN" "$outbound_password" >>"$STATE/dovecot/users"
+add_mail_user "$STATE" "tester@$MAIL_DOMAIN" "$tester_password"
+add_mail_user "$STATE" "outbound@$MAIL_DOMAIN" "$outbound_password"
 dovecot_start "$STATE"
 postfix_configure "$STATE"
 postfix_start "$STATE"
@@ -108,7 +108,7 @@ cat >"$ENV_FILE.new" <<JSON
   },
   "caPath": "$STATE/tls/ca.crt",
   "maildirRoot": "$STATE/mail/$MAIL_DOMAIN",
-  "passwdFile": "$STATE/dovecot/users",
+  "passwdDir": "$STATE/dovecot/users",
   "dovecotConfig": "$STATE/dovecot/dovecot.conf",
   "postfixConfigDir": "$STATE/postfix/etc",
   "logs": {
