@@ -1,12 +1,20 @@
 #!/usr/bin/env bash
 # Stops the test servers started by up.sh for this checkout and removes their state directory.
 set -euo pipefail
-# shellcheck source=tests/services/lib.sh
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=dovecot.sh
 source "$SERVICES_SCRIPT_DIR/dovecot.sh"
+# shellcheck source=postfix.sh
 source "$SERVICES_SCRIPT_DIR/postfix.sh"
+# shellcheck source=sshd.sh
 source "$SERVICES_SCRIPT_DIR/sshd.sh"
 
+# up.sh calls us with --locked while it already holds the lock.
+if [[ "${1:-}" != --locked && -d "$INFO_DIR" ]]; then
+  exec 9>"$INFO_DIR/lock"
+  flock 9
+fi
 if [[ ! -f "$ENV_FILE" ]]; then
   echo "test services: not running (no $ENV_FILE)"
   exit 0

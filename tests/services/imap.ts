@@ -109,8 +109,9 @@ export async function getUidValidity(user: UserRef, mailbox = "INBOX"): Promise<
 }
 
 /**
- * Ends every open IMAP session of `user` (all users when omitted), the way a dropped
- * connection looks to a client.
+ * Ends every open IMAP session of `user`, the way a dropped connection looks to a client.
+ * Without a user it ends everyone's sessions, which disturbs other test files running in
+ * parallel: pass the user.
  */
 export async function dropImapConnections(user?: UserRef): Promise<void> {
   const info = readServices();

@@ -1,5 +1,5 @@
 # Shared settings for up.sh and down.sh: sourced, never run on its own.
-# shellcheck shell=bash
+# shellcheck shell=bash disable=SC2034
 
 SERVICES_SCRIPT_DIR="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 REPO_ROOT="$(cd "$SERVICES_SCRIPT_DIR/../.." && pwd)"

@@ -15,7 +15,9 @@ export function mailAddress(name: string, info: ServicesInfo = readServices()): 
   const lower = name.trim().toLowerCase();
   const [local, domain = info.domain, ...rest] = lower.split("@");
   if (rest.length > 0 || !LOCAL_PART.test(local) || domain !== info.domain) {
-    throw new Error(`"${name}" is not a valid test mail user (expected name or name@${info.domain})`);
+    throw new Error(
+      `"${name}" is not a valid test mail user (expected name or name@${info.domain})`,
+    );
   }
   return `${local}@${domain}`;
 }
@@ -40,7 +42,9 @@ export async function addMailUser(name: string, password?: string): Promise<Mail
   Deno.renameSync(`${file}.new`, file);
   const deadline = Date.now() + 3_000;
   while ((await doveadm(["auth", "test", address, pass], [0, 77], info)).code !== 0) {
-    if (Date.now() > deadline) throw new Error(`Dovecot does not accept the new password of ${address}`);
+    if (Date.now() > deadline) {
+      throw new Error(`Dovecot does not accept the new password of ${address}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
   return { address, password: pass };

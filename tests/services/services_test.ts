@@ -1,6 +1,9 @@
 /** Proves the loopback test servers work end to end; needs tests/services/up.sh to have run. */
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
+import { ImapFlow } from "imapflow";
+// @ts-types="@types/nodemailer"
+import nodemailer from "nodemailer";
 import {
   addMailUser,
   appendMessage,
@@ -55,6 +58,29 @@ Deno.test("IMAP login works in plain text, with STARTTLS and over IMAPS", async 
   }
 });
 
+Deno.test("TLS is really verified: without the test CA the certificate is refused", async () => {
+  const imap = new ImapFlow({
+    host: info.host,
+    port: info.ports.imaps,
+    secure: true,
+    auth: { user: info.mailUsers[0].address, pass: info.mailUsers[0].password },
+    logger: false,
+  });
+  imap.on("error", () => {});
+  await assert.rejects(imap.connect(), /certificate|issuer|unknown/i);
+  const smtp = nodemailer.createTransport({
+    host: info.host,
+    port: info.ports.submission,
+    requireTLS: true,
+    auth: { user: info.mailUsers[0].address, pass: info.mailUsers[0].password },
+  });
+  try {
+    await assert.rejects(smtp.verify(), /certificate|issuer|unknown/i);
+  } finally {
+    smtp.close();
+  }
+});
+
 Deno.test("IMAP login with a wrong password is refused", async () => {
   await assert.rejects(
     connectImap({ address: info.mailUsers[0].address, password: "wrong" }),
@@ -64,7 +90,12 @@ Deno.test("IMAP login with a wrong password is refused", async () => {
 Deno.test("mail sent through Postfix SMTP arrives in the Dovecot mailbox", async () => {
   const user = await addMailUser(unique());
   const subject = `smtp ${unique()}`;
-  const sent = await sendMail({ from: `app@${info.domain}`, to: user.address, subject, text: "hi" });
+  const sent = await sendMail({
+    from: `app@${info.domain}`,
+    to: user.address,
+    subject,
+    text: "hi",
+  });
   assert.deepEqual(sent.accepted, [user.address]);
   assert.equal(await waitForMessages(user, 1, 15_000), 1);
   assert.match(maildirText(mailboxDir(user)), new RegExp(`Subject: ${subject}`));

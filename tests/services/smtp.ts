@@ -31,7 +31,12 @@ export function smtpTransport(options: SendMailOptions = {}): nodemailer.Transpo
   const info = readServices();
   const tls = { ca: readCaPem(info), servername: "localhost" };
   if (options.authAs === undefined) {
-    return nodemailer.createTransport({ host: info.host, port: info.ports.smtp, secure: false, tls });
+    return nodemailer.createTransport({
+      host: info.host,
+      port: info.ports.smtp,
+      secure: false,
+      tls,
+    });
   }
   const { address, password } = resolveMailUser(options.authAs, info);
   return nodemailer.createTransport({

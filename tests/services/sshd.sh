@@ -62,9 +62,9 @@ sshd_stop() {
   pid="$(sshd_pid "$state")"
   if pid_alive "$pid"; then
     # Open SFTP sessions are children of the listener and would outlive it.
-    local children
-    children="$(pgrep -P "$pid" || true)"
-    kill "$pid" $children 2>/dev/null || true
+    local children=()
+    mapfile -t children < <(pgrep -P "$pid" || true)
+    kill "$pid" "${children[@]}" 2>/dev/null || true
     wait_gone "$pid"
   fi
 }

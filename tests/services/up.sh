@@ -3,11 +3,15 @@
 # state directory and writes .tmp/services/env.json for the tests. Idempotent: a no-op when this
 # checkout's services already run. See docs/test_services.md.
 set -euo pipefail
-# shellcheck source=tests/services/lib.sh
+# shellcheck source-path=SCRIPTDIR source=lib.sh
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+# shellcheck source=tls.sh
 source "$SERVICES_SCRIPT_DIR/tls.sh"
+# shellcheck source=dovecot.sh
 source "$SERVICES_SCRIPT_DIR/dovecot.sh"
+# shellcheck source=postfix.sh
 source "$SERVICES_SCRIPT_DIR/postfix.sh"
+# shellcheck source=sshd.sh
 source "$SERVICES_SCRIPT_DIR/sshd.sh"
 
 summary() {
@@ -25,18 +29,23 @@ done
 ((${#missing[@]} == 0)) || die "missing ${missing[*]}; install them with:" \
   "apt-get install -y \$(cat $SERVICES_SCRIPT_DIR/packages.txt)"
 
+mkdir -p "$INFO_DIR"
+# Two test runs starting at once must not both start servers on the same ports.
+exec 9>"$INFO_DIR/lock"
+flock 9
+
 if [[ -f "$ENV_FILE" ]]; then
   old_state="$(env_field stateDir)"
   if services_alive "$old_state"; then
     all_up=yes
     for port in "${ALL_PORTS[@]}"; do port_answers "$port" || all_up=no; done
-    if [[ "$all_up" == yes && "$(env_field stateDir)" == "$old_state" ]]; then
+    if [[ "$all_up" == yes ]]; then
       summary "already running"
       exit 0
     fi
   fi
   # Half-dead leftovers of an earlier start: clear them and start afresh.
-  "$SERVICES_SCRIPT_DIR/down.sh" >/dev/null
+  bash "$SERVICES_SCRIPT_DIR/down.sh" --locked >/dev/null
 fi
 
 for port in "${ALL_PORTS[@]}"; do
@@ -52,7 +61,6 @@ STATE="$(mktemp -d "$STATE_PARENT/${STATE_PREFIX}XXXXXX")"
 # Dovecot's mail processes and Postfix's daemons run unprivileged and must traverse it.
 chmod 755 "$STATE"
 echo "$REPO_ROOT" >"$STATE/owner"
-mkdir -p "$INFO_DIR"
 
 started=no
 on_exit() {
@@ -78,12 +86,13 @@ make_tls "$STATE"
 dovecot_configure "$STATE"
 add_mail_user "$STATE" "tester@$MAIL_DOMAIN" "$tester_password"
 add_mail_user "$STATE" "outbound@$MAIL_DOMAIN" "$outbound_password"
-dovecot_start "$STATE"
+# The daemons must not inherit the lock (fd 9), or they would hold it for their whole life.
+dovecot_start "$STATE" 9>&-
 postfix_configure "$STATE"
-postfix_start "$STATE"
+postfix_start "$STATE" 9>&-
 sftp_account "$sftp_password"
 sshd_configure "$STATE"
-sshd_start "$STATE"
+sshd_start "$STATE" 9>&-
 
 for port in "${ALL_PORTS[@]}"; do
   for ((i = 0; i < 150; i++)); do
