@@ -118,7 +118,7 @@ dovecot_stop() {
   local state="$1" pid
   pid="$(dovecot_pid "$state")"
   if pid_alive "$pid"; then
-    doveadm -c "$state/dovecot/dovecot.conf" stop >/dev/null 2>&1 || kill "$pid" 2>/dev/null || true
+    kill "$pid" 2>/dev/null || true
     wait_gone "$pid"
   fi
 }

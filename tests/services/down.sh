@@ -27,9 +27,11 @@ case "$STATE" in
   *) die "env.json names an unexpected state dir '$STATE'; remove $ENV_FILE by hand" ;;
 esac
 if [[ -d "$STATE" ]]; then
-  sshd_stop "$STATE" || true
-  postfix_stop "$STATE" || true
-  dovecot_stop "$STATE" || true
+  # Each takes a second or more to wind down; in parallel they cost the slowest one.
+  sshd_stop "$STATE" &
+  postfix_stop "$STATE" &
+  dovecot_stop "$STATE" &
+  wait
   rm -rf "$STATE"
 fi
 rm -f "$ENV_FILE"

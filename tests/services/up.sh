@@ -69,9 +69,10 @@ on_exit() {
     for log in "$STATE/dovecot/dovecot.log" "$STATE/postfix/maillog" "$STATE/ssh/sshd.log"; do
       [[ -s "$log" ]] && { echo "--- $log" >&2; tail -n 20 "$log" >&2; }
     done
-    sshd_stop "$STATE" || true
-    postfix_stop "$STATE" || true
-    dovecot_stop "$STATE" || true
+    sshd_stop "$STATE" &
+    postfix_stop "$STATE" &
+    dovecot_stop "$STATE" &
+    wait
     rm -rf "$STATE"
   fi
   exit "$rc"
