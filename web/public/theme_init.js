@@ -1,0 +1,14 @@
+// Runs before the app's bundle and before first paint, so a reload never flashes the wrong
+// theme. Kept in sync with src/state/theme.ts (same storage key and values).
+(function () {
+  var choice = "dark";
+  try {
+    var stored = localStorage.getItem("theme");
+    if (stored === "light" || stored === "dark" || stored === "system") choice = stored;
+  } catch (_) { /* storage blocked: keep the default */ }
+  var dark = choice === "dark" ||
+    (choice === "system" && matchMedia("(prefers-color-scheme: dark)").matches);
+  var root = document.documentElement;
+  root.classList.add(dark ? "dark" : "light");
+  root.style.colorScheme = dark ? "dark" : "light";
+})();
