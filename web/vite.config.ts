@@ -7,6 +7,8 @@ const apiServer = "http://127.0.0.1:8000";
 
 export default defineConfig({
   root: webRoot,
+  // Beside the other packages, not inside web/ where it would count as a source change.
+  cacheDir: webRoot + "../node_modules/.vite",
   plugins: [react()],
   build: { outDir: webRoot + "dist", emptyOutDir: true },
   server: {

@@ -1,14 +1,16 @@
 // Runs before the app's bundle and before first paint, so a reload never flashes the wrong
 // theme. Kept in sync with src/state/theme.ts (same storage key and values).
-(function () {
-  var choice = "dark";
+(() => {
+  let choice = "dark";
   try {
-    var stored = localStorage.getItem("theme");
+    const stored = localStorage.getItem("theme");
     if (stored === "light" || stored === "dark" || stored === "system") choice = stored;
-  } catch (_) { /* storage blocked: keep the default */ }
-  var dark = choice === "dark" ||
+  } catch (_) {
+    // Storage blocked by the browser: keep the default.
+  }
+  const dark = choice === "dark" ||
     (choice === "system" && matchMedia("(prefers-color-scheme: dark)").matches);
-  var root = document.documentElement;
+  const root = document.documentElement;
   root.classList.add(dark ? "dark" : "light");
   root.style.colorScheme = dark ? "dark" : "light";
 })();

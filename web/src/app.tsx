@@ -1,4 +1,10 @@
-import { type ComponentType, lazy, type LazyExoticComponent, type ReactNode, Suspense } from "react";
+import {
+  type ComponentType,
+  lazy,
+  type LazyExoticComponent,
+  type ReactNode,
+  Suspense,
+} from "react";
 import { Route, Switch, useLocation } from "wouter";
 import { ErrorBoundary } from "./components/error_boundary.tsx";
 import { FallbackPage } from "./components/fallback_page.tsx";
@@ -117,7 +123,13 @@ function GuardedShell() {
           <Switch>
             {GUARDED_ROUTES.map(({ path, Page, admin }) => (
               <Route key={path} path={path}>
-                {admin ? <AdminGuard><Page /></AdminGuard> : <Page />}
+                {admin
+                  ? (
+                    <AdminGuard>
+                      <Page />
+                    </AdminGuard>
+                  )
+                  : <Page />}
               </Route>
             ))}
             <Route>

@@ -29,6 +29,8 @@ export class ErrorBoundary extends Component<Props, State> {
   }
 
   override render() {
-    return this.state.error ? <FallbackPage detail={this.state.error.message} /> : this.props.children;
+    return this.state.error
+      ? <FallbackPage detail={this.state.error.message} />
+      : this.props.children;
   }
 }

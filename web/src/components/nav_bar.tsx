@@ -1,4 +1,4 @@
-import { Box, Button, Dialog, DropdownMenu, Flex, Heading, Separator, Text } from "@radix-ui/themes";
+import { Box, Button, Dialog, DropdownMenu, Flex, Separator, Text } from "@radix-ui/themes";
 import { useAtomValue } from "jotai";
 import { useState } from "react";
 import { Link, useLocation } from "wouter";
@@ -100,7 +100,7 @@ export function NavBar() {
     <Box asChild px="4" py="3" className="nav-bar">
       <header>
         <Flex align="center" gap="5">
-          <Heading as="p" size="4">Source Manager</Heading>
+          <Text size="4" weight="bold">Source Manager</Text>
           <nav aria-label="Main" className="nav-desktop">
             <Flex gap="4" align="center">
               <NavLinks items={items} />

@@ -1,5 +1,14 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Button, Callout, Card, Container, Flex, Heading, Link as TextLink, Text } from "@radix-ui/themes";
+import {
+  Button,
+  Callout,
+  Card,
+  Container,
+  Flex,
+  Heading,
+  Link as TextLink,
+  Text,
+} from "@radix-ui/themes";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useSearchParams } from "wouter";
@@ -98,7 +107,9 @@ export default function ResetPasswordPage() {
                 <Button type="submit" size="3" loading={formState.isSubmitting}>
                   Reset Password
                 </Button>
-                <Text size="2"><BackToLogin /></Text>
+                <Text size="2">
+                  <BackToLogin />
+                </Text>
               </Flex>
             </form>
           )}
