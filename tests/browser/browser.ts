@@ -56,11 +56,12 @@ export async function newPage(
   return { context, page, console };
 }
 
-/** Logs in through the login page like a user and waits for the home page. */
+/** Logs in through the login page like a user and waits until the home page shows. */
 export async function logIn(page: Page, username: string, password: string): Promise<void> {
   await page.goto("/");
   await page.getByLabel("Username").fill(username);
   await page.getByLabel("Password").fill(password);
   await page.getByRole("button", { name: "Login" }).click();
   await page.waitForURL("**/home");
+  await page.getByRole("heading", { name: "Home", level: 1 }).waitFor();
 }

@@ -1,15 +1,9 @@
 /** Calls of the /auth contract (spec part 1, section 7). */
-import { apiFetch, clearClientSession, isSuccess, postJson, readJson } from "./http.ts";
+import type { CurrentUser } from "../../../shared/contract/auth.ts";
+import { api } from "./client.ts";
+import { clearClientSession, isSuccess, readJson } from "./http.ts";
 
-/** The current user as GET /auth/user answers it; flags arrive as the strings True/False. */
-export interface CurrentUser {
-  userId: number;
-  username: string;
-  role: "Admin" | "User";
-  inventoryUser: "True" | "False";
-  orderUser: "True" | "False";
-  submissionUser: "True" | "False";
-}
+export type { CurrentUser };
 
 /** Outcome of the route guard's session check. */
 export type SessionCheck =
@@ -25,11 +19,11 @@ export const LOGOUT_FAILED_LOG = "Server logout failed, clearing client session 
  */
 export async function checkSession(): Promise<SessionCheck> {
   try {
-    const allowed = await apiFetch("/auth/allowed");
+    const allowed = await api.auth.allowed.$get();
     if (!allowed.ok) return { allowed: false, status: allowed.status };
     if (!(await readJson(allowed))) return { allowed: false, status: 0 };
 
-    const userResponse = await apiFetch("/auth/user");
+    const userResponse = await api.auth.user.$get();
     if (!userResponse.ok) return { allowed: false, status: userResponse.status };
     const user = await readJson<CurrentUser>(userResponse);
     return user ? { allowed: true, user } : { allowed: false, status: 0 };
@@ -39,8 +33,8 @@ export async function checkSession(): Promise<SessionCheck> {
 }
 
 /** POST /auth/login. The caller reads the status and the error message. */
-export function login(username: string, password: string): Promise<Response> {
-  return postJson("/auth/login", { username, password });
+export function login(username: string, password: string) {
+  return api.auth.login.$post({ json: { username, password } });
 }
 
 /**
@@ -49,7 +43,7 @@ export function login(username: string, password: string): Promise<Response> {
  */
 export async function logout(): Promise<void> {
   try {
-    const response = await postJson("/auth/logout");
+    const response = await api.auth.logout.$post();
     if (!isSuccess(response)) console.warn(LOGOUT_FAILED_LOG);
   } catch {
     console.warn(LOGOUT_FAILED_LOG);
@@ -58,11 +52,11 @@ export async function logout(): Promise<void> {
 }
 
 /** POST /auth/reset-password with the username as a bare JSON string, as the contract says. */
-export function requestPasswordReset(username: string): Promise<Response> {
-  return postJson("/auth/reset-password", username);
+export function requestPasswordReset(username: string) {
+  return api.auth["reset-password"].$post({ json: username });
 }
 
 /** POST /auth/reset-password/complete; 204 means the new password is set. */
-export function completePasswordReset(token: string, newPassword: string): Promise<Response> {
-  return postJson("/auth/reset-password/complete", { token, newPassword });
+export function completePasswordReset(token: string, newPassword: string) {
+  return api.auth["reset-password"].complete.$post({ json: { token, newPassword } });
 }

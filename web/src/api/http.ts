@@ -106,8 +106,14 @@ export async function apiFetch(input: RequestInfo | URL, init?: RequestInit): Pr
   return fetch(spare, withDefaults(init));
 }
 
+/**
+ * What the helpers below read of a response; also satisfied by the typed client's responses,
+ * which lack some members of Deno's Response type.
+ */
+export type ResponseLike = Pick<Response, "status" | "text">;
+
 /** Reads a JSON body, or undefined when there is none or it is not JSON. */
-export async function readJson<T = unknown>(response: Response): Promise<T | undefined> {
+export async function readJson<T = unknown>(response: ResponseLike): Promise<T | undefined> {
   const text = await response.text();
   if (!text) return undefined;
   try {
@@ -118,20 +124,12 @@ export async function readJson<T = unknown>(response: Response): Promise<T | und
 }
 
 /** The `message` of an error body (`{message, errors?}`), when there is one. */
-export async function readErrorMessage(response: Response): Promise<string | undefined> {
+export async function readErrorMessage(response: ResponseLike): Promise<string | undefined> {
   const body = await readJson<{ message?: unknown }>(response);
   return typeof body?.message === "string" && body.message ? body.message : undefined;
 }
 
 /** True for the statuses the spec counts as success. */
-export function isSuccess(response: Response): boolean {
+export function isSuccess(response: Pick<Response, "status">): boolean {
   return response.status === 200 || response.status === 204;
-}
-
-/** POSTs a JSON value through {@link apiFetch}. */
-export function postJson(path: string, body?: unknown): Promise<Response> {
-  return apiFetch(path, {
-    method: "POST",
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
 }

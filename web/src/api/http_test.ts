@@ -24,7 +24,7 @@ Object.defineProperty(globalThis, "history", {
   value: { pushState: move, replaceState: move },
 });
 
-const { apiFetch, postJson, SESSION_EXPIRED_LOG } = await import("./http.ts");
+const { apiFetch, SESSION_EXPIRED_LOG } = await import("./http.ts");
 
 type Handler = (path: string, init: RequestInit) => Response | Promise<Response>;
 const realFetch = globalThis.fetch;
@@ -122,7 +122,7 @@ Deno.test("a 401 from the refresh call itself is not refreshed again", async () 
   reset();
   const calls = stubFetch(() => new Response(null, { status: 401 }));
   try {
-    assert.equal((await postJson("/auth/refresh-token")).status, 401);
+    assert.equal((await apiFetch("/auth/refresh-token", { method: "POST" })).status, 401);
     assert.deepEqual(calls, ["POST /auth/refresh-token"]);
   } finally {
     globalThis.fetch = realFetch;
@@ -153,7 +153,11 @@ Deno.test("posts send credentials and JSON headers; the repeat keeps the body", 
     return refreshed ? new Response(null, { status: 204 }) : new Response(null, { status: 401 });
   });
   try {
-    assert.equal((await postJson("/api/accounts/update/user-info", { UserID: 1 })).status, 204);
+    const response = await apiFetch("/api/accounts/update/user-info", {
+      method: "POST",
+      body: JSON.stringify({ UserID: 1 }),
+    });
+    assert.equal(response.status, 204);
     const expected = {
       credentials: "include",
       accept: "application/json",

@@ -13,13 +13,15 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useSearchParams } from "wouter";
 import { z } from "zod";
+import { newPassword } from "../../../../shared/contract/auth.ts";
 import { completePasswordReset } from "../../api/auth.ts";
 import { isSuccess, readErrorMessage } from "../../api/http.ts";
 import { TextField } from "../../components/text_field.tsx";
 
 const schema = z
   .object({
-    newPassword: z.string().min(1, "New Password is required"),
+    // The server's own rule, so the form says what the server would refuse.
+    newPassword,
     confirmPassword: z.string().min(1, "Confirm Password is required"),
   })
   .refine((values) => values.newPassword === values.confirmPassword, {
