@@ -198,6 +198,18 @@ Deno.test("navigation bar, sources hub, theme, drawer, logout", async (t) => {
       await context.close();
     });
 
+    await t.step("a page that fails to load shows the fallback page", async () => {
+      const { context, page } = await newPage(browser, server.url);
+      await logIn(page, "root", "pw-root-123");
+      await page.route("**/assets/account_page-*.js", (route) => route.abort());
+      await page.getByRole("button", { name: "Account" }).click();
+      await page.getByRole("menuitem", { name: "Manage" }).click();
+      await page.getByRole("heading", { name: "Unexpected Application Error!" }).waitFor();
+      await page.getByRole("link", { name: "Sources" }).click();
+      await page.getByRole("heading", { name: "Sources", level: 1 }).waitFor();
+      await context.close();
+    });
+
     await t.step("navigating does not reload the page", async () => {
       const { context, page } = await newPage(browser, server.url);
       await logIn(page, "root", "pw-root-123");
