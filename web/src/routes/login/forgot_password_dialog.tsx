@@ -1,10 +1,11 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Button, Callout, Dialog, Flex } from "@radix-ui/themes";
+import { Button, Dialog, Flex } from "@radix-ui/themes";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
 import { requestPasswordReset } from "../../api/auth.ts";
 import { isSuccess, readErrorMessage } from "../../api/http.ts";
+import { ErrorAlert } from "../../components/error_alert.tsx";
 import { TextField } from "../../components/text_field.tsx";
 import { forgotPasswordSchema } from "./login_schema.ts";
 
@@ -70,11 +71,7 @@ export function ForgotPasswordDialog() {
                 Enter your username and we will email you a link to reset your password.
               </Dialog.Description>
               <Flex direction="column" gap="3">
-                {failure && (
-                  <Callout.Root color="red" role="alert">
-                    <Callout.Text>{failure}</Callout.Text>
-                  </Callout.Root>
-                )}
+                {failure && <ErrorAlert>{failure}</ErrorAlert>}
                 <TextField
                   label="Username"
                   autoComplete="username"

@@ -1,11 +1,12 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Button, Callout, Card, Container, Flex, Heading } from "@radix-ui/themes";
+import { Button, Card, Container, Flex, Heading } from "@radix-ui/themes";
 import { useAtom } from "jotai";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useLocation } from "wouter";
 import { login } from "../../api/auth.ts";
 import { isSuccess, readErrorMessage } from "../../api/http.ts";
+import { ErrorAlert } from "../../components/error_alert.tsx";
 import { TextField } from "../../components/text_field.tsx";
 import { loginNoticeAtom } from "../../state/session.ts";
 import { ForgotPasswordDialog } from "./forgot_password_dialog.tsx";
@@ -50,11 +51,7 @@ export default function LoginPage() {
         <form noValidate onSubmit={handleSubmit(onSubmit)}>
           <Flex direction="column" gap="4">
             <Heading as="h1" size="6">Login</Heading>
-            {alert && (
-              <Callout.Root color="red" role="alert">
-                <Callout.Text>{alert}</Callout.Text>
-              </Callout.Root>
-            )}
+            {alert && <ErrorAlert>{alert}</ErrorAlert>}
             <TextField
               label="Username"
               autoComplete="username"

@@ -16,6 +16,7 @@ import { z } from "zod";
 import { newPassword } from "../../../../shared/contract/auth.ts";
 import { completePasswordReset } from "../../api/auth.ts";
 import { isSuccess, readErrorMessage } from "../../api/http.ts";
+import { ErrorAlert } from "../../components/error_alert.tsx";
 import { TextField } from "../../components/text_field.tsx";
 
 const schema = z
@@ -70,9 +71,7 @@ export default function ResetPasswordPage() {
           <Heading as="h1" size="6">Reset Password</Heading>
           {!token && (
             <>
-              <Callout.Root color="red" role="alert">
-                <Callout.Text>This password reset link is invalid or incomplete.</Callout.Text>
-              </Callout.Root>
+              <ErrorAlert>This password reset link is invalid or incomplete.</ErrorAlert>
               <BackToLogin />
             </>
           )}
@@ -87,11 +86,7 @@ export default function ResetPasswordPage() {
           {token && !done && (
             <form noValidate onSubmit={handleSubmit(onSubmit)}>
               <Flex direction="column" gap="4">
-                {failure && (
-                  <Callout.Root color="red" role="alert">
-                    <Callout.Text>{failure}</Callout.Text>
-                  </Callout.Root>
-                )}
+                {failure && <ErrorAlert>{failure}</ErrorAlert>}
                 <TextField
                   label="New Password"
                   type="password"
