@@ -46,8 +46,12 @@ function urlOf(input: RequestInfo | URL): string {
   return String(input);
 }
 
-function isRefreshCall(input: RequestInfo | URL): boolean {
-  return new URL(urlOf(input), location.href).pathname === REFRESH_PATH;
+// A 401 from the login call means wrong credentials, not an expired session: refreshing
+// there would only print "Session expired" beside the login error.
+const NO_REFRESH_PATHS = new Set([REFRESH_PATH, "/auth/login"]);
+
+function isRefreshExempt(input: RequestInfo | URL): boolean {
+  return NO_REFRESH_PATHS.has(new URL(urlOf(input), location.href).pathname);
 }
 
 function withDefaults(init: RequestInit | undefined): RequestInit {
@@ -89,7 +93,7 @@ function expireSession(): void {
 
 /**
  * fetch with the app's session rules: credentials always, JSON headers on writes, and on a
- * 401 (except from the refresh call itself) one refresh then one repeat. When the refresh
+ * 401 (except from the refresh and login calls) one refresh then one repeat. When the refresh
  * fails the client session is cleared and the browser goes to /; the original 401 response
  * is still returned so the caller can react to it.
  */
@@ -97,7 +101,7 @@ export async function apiFetch(input: RequestInfo | URL, init?: RequestInit): Pr
   // A Request body can be read once; keep a copy for the repeat.
   const spare = input instanceof Request ? input.clone() : input;
   const response = await fetch(input, withDefaults(init));
-  if (response.status !== 401 || isRefreshCall(input)) return response;
+  if (response.status !== 401 || isRefreshExempt(input)) return response;
 
   if (!(await sharedRefresh())) {
     expireSession();

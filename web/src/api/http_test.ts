@@ -169,3 +169,18 @@ Deno.test("posts send credentials and JSON headers; the repeat keeps the body", 
     globalThis.fetch = realFetch;
   }
 });
+
+Deno.test("a 401 from the login call is returned as it is, without a refresh", async () => {
+  reset("/");
+  const calls = stubFetch(() =>
+    Response.json({ message: "Invalid username or password." }, { status: 401 })
+  );
+  try {
+    const response = await apiFetch("/auth/login", { method: "POST", body: "{}" });
+    assert.equal(response.status, 401);
+    assert.deepEqual(calls, ["POST /auth/login"]);
+    assert.deepEqual(page.navigations, []);
+  } finally {
+    globalThis.fetch = realFetch;
+  }
+});
