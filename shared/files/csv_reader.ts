@@ -1,0 +1,87 @@
+import Papa from "papaparse";
+import type { RowError } from "./errors.ts";
+import type { FileLimits } from "./limits.ts";
+import { decodeText } from "./detect_encoding.ts";
+import { detectDelimiter } from "./detect_delimiter.ts";
+import type { Grid } from "./table.ts";
+import { isBlankRow, tooManyCells, tooManyColumns, tooManyRows } from "./grid_rows.ts";
+
+const DECIMAL_COMMA = /^\s*[+-]?\d{1,3}(?:[. ]\d{3})*,\d+\s*$|^\s*[+-]?\d+,\d+\s*$/;
+const DECIMAL_DOT = /^\s*[+-]?\d+\.\d+\s*$/;
+
+/**
+ * Decides whether numbers in the file use a decimal comma: only possible when the comma is
+ * not the delimiter, and only when cells like "2,5" outnumber cells like "2.5".
+ */
+function usesDecimalComma(rows: string[][], delimiter: string): boolean {
+  if (delimiter === ",") return false;
+  let commas = 0, dots = 0;
+  for (let r = 0; r < rows.length && r < 500; r++) {
+    for (const cell of rows[r]) {
+      if (cell.length > 30) continue;
+      if (DECIMAL_COMMA.test(cell)) commas++;
+      else if (DECIMAL_DOT.test(cell)) dots++;
+    }
+  }
+  return commas > dots;
+}
+
+function quoteProblem(code: string): string {
+  return code === "MissingQuotes"
+    ? "a quoted field is not closed; the rest of the file was read into this cell"
+    : "a quote inside a field is not doubled; the field was read as written";
+}
+
+/**
+ * Reads CSV or delimited TXT bytes into a grid: decodes the text, detects the delimiter,
+ * parses with papaparse (quoted fields with newlines and doubled quotes), drops blank rows
+ * and reports quote problems as row errors.
+ *
+ * @throws {FileRefusedError} when a row, column or cell cap is passed
+ */
+export function readCsvGrid(bytes: Uint8Array, format: "csv" | "txt", limits: FileLimits): Grid {
+  const { text, encoding, bom } = decodeText(bytes);
+  const delimiter = detectDelimiter(text);
+  const parsed = Papa.parse<string[]>(text, {
+    delimiter,
+    quoteChar: '"',
+    escapeChar: '"',
+    skipEmptyLines: false,
+    // One row past the cap is enough to know the file is over it.
+    preview: limits.maxRows + 1,
+  });
+  const data = parsed.data;
+  if (data.length > limits.maxRows) throw tooManyRows(limits);
+
+  const errors: RowError[] = [];
+  for (const e of parsed.errors) {
+    if (e.type === "Quotes" && typeof e.row === "number") {
+      errors.push({ row: e.row + 1, message: quoteProblem(e.code) });
+    }
+  }
+  const rows: string[][] = [];
+  const rowNumbers: number[] = [];
+  let cells = 0;
+  for (let i = 0; i < data.length; i++) {
+    const row = data[i];
+    if (row.length > limits.maxColumns) throw tooManyColumns(i + 1, row.length, limits);
+    if ((row.length === 1 && row[0] === "") || isBlankRow(row)) continue;
+    cells += row.length;
+    if (cells > limits.maxCells) throw tooManyCells(limits);
+    rows.push(row);
+    rowNumbers.push(i + 1);
+  }
+  return {
+    format,
+    encoding,
+    bom,
+    delimiter,
+    sheet: null,
+    sheets: [],
+    decimalComma: usesDecimalComma(rows, delimiter),
+    date1904: false,
+    rows,
+    rowNumbers,
+    errors,
+  };
+}

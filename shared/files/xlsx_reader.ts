@@ -1,0 +1,162 @@
+import * as XLSX from "xlsx";
+import * as cptable from "xlsx/dist/cpexcel.full.mjs";
+import { FileRefusedError, type RowError } from "./errors.ts";
+import type { FileLimits } from "./limits.ts";
+import type { Grid } from "./table.ts";
+import { excelSerialToIso } from "./values.ts";
+import { checkZipBomb } from "./zip_guard.ts";
+import { isBlankRow, tooManyCells, tooManyColumns, tooManyRows } from "./grid_rows.ts";
+
+// Old XLS files (BIFF5 and earlier) store text in a Windows code page.
+XLSX.set_cptable(cptable);
+
+/** Which sheet to read: a name (exact, else case-insensitive) or a 1-based position. */
+export type SheetRef = string | number;
+
+const dateFormatCache = new Map<string, boolean>();
+
+function isDateFormat(format: string): boolean {
+  let known = dateFormatCache.get(format);
+  if (known === undefined) {
+    known = XLSX.SSF.is_date(format) as boolean;
+    dateFormatCache.set(format, known);
+  }
+  return known;
+}
+
+/** A number format that only pads with zeros ("00000") marks an identifier such as an item number. */
+const ZERO_PAD = /^0+$/;
+
+/**
+ * Plain text of a number as the feeds receive it: at most 15 significant digits, as Excel
+ * itself keeps, so 0.1+0.2 stored as 0.30000000000000004 reads "0.3".
+ */
+export function numberText(v: number): string {
+  if (Number.isInteger(v) && Math.abs(v) < 1e15) return String(v);
+  return String(Number(v.toPrecision(15)));
+}
+
+/** The text a feed receives for one cell, whatever its display format. */
+function cellText(cell: XLSX.CellObject, date1904: boolean): string {
+  const v = cell.v;
+  switch (cell.t as string) {
+    case "s":
+    case "str":
+      return v == null ? "" : String(v);
+    case "n": {
+      const z = cell.z;
+      if (typeof z === "string" && z !== "General") {
+        if (isDateFormat(z)) return excelSerialToIso(v as number, date1904);
+        if (ZERO_PAD.test(z) && cell.w) return cell.w;
+      }
+      return numberText(v as number);
+    }
+    case "b":
+      return v ? "TRUE" : "FALSE";
+    case "e":
+      return cell.w ?? "#N/A";
+    case "d": {
+      const d = v instanceof Date ? v : new Date(String(v));
+      return d.toISOString().slice(0, 10);
+    }
+    default:
+      return "";
+  }
+}
+
+function readOptions(limits: FileLimits, sheets?: string | number): XLSX.ParsingOptions {
+  return {
+    type: "array",
+    dense: true,
+    cellNF: true,
+    cellDates: false,
+    cellHTML: false,
+    cellFormula: false,
+    cellStyles: false,
+    // The real range comes from the cells, so a declared A1:XFD1048576 costs nothing.
+    nodim: true,
+    sheetRows: limits.maxRows + 1,
+    sheets,
+  };
+}
+
+function parseWorkbook(bytes: Uint8Array, options: XLSX.ParsingOptions): XLSX.WorkBook {
+  try {
+    return XLSX.read(bytes, options);
+  } catch (e) {
+    const text = e instanceof Error ? e.message : String(e);
+    if (/password|encrypt/i.test(text)) {
+      throw new FileRefusedError("encrypted", "The workbook is password-protected; remove the password and send it again.");
+    }
+    throw new FileRefusedError("corrupt", `The workbook is damaged and cannot be read (${text}).`);
+  }
+}
+
+/**
+ * Reads one sheet of an XLSX or XLS workbook into a grid of text cells. XLSX containers are
+ * checked for zip bombs before SheetJS inflates them; only the chosen sheet is parsed.
+ *
+ * @throws {FileRefusedError} `sheet_not_found` (listing the sheets), `corrupt`, `encrypted`, caps
+ */
+export async function readWorkbookGrid(
+  bytes: Uint8Array,
+  format: "xlsx" | "xls",
+  limits: FileLimits,
+  sheet?: SheetRef,
+): Promise<Grid> {
+  if (format === "xlsx") await checkZipBomb(bytes, limits);
+  const wanted = typeof sheet === "number" ? sheet - 1 : sheet ?? 0;
+  let wb = parseWorkbook(bytes, readOptions(limits, wanted));
+  let name: string | undefined = typeof wanted === "number" ? wb.SheetNames[wanted] : wanted;
+  if (typeof wanted === "string" && !wb.Sheets[wanted]) {
+    const lower = wanted.trim().toLowerCase();
+    name = wb.SheetNames.find((n) => n.trim().toLowerCase() === lower);
+    if (name !== undefined) wb = parseWorkbook(bytes, readOptions(limits, name));
+  }
+  const ws = name === undefined ? undefined : wb.Sheets[name];
+  if (name === undefined || !ws) {
+    const what = typeof sheet === "number" ? `Sheet ${sheet}` : `Sheet "${sheet}"`;
+    throw new FileRefusedError(
+      "sheet_not_found",
+      wb.SheetNames.length === 0
+        ? "The workbook has no sheets."
+        : `${what} was not found. Sheets in the workbook: ${wb.SheetNames.map((n) => `"${n}"`).join(", ")}.`,
+    );
+  }
+  const date1904 = Boolean(wb.Workbook?.WBProps?.date1904);
+  const data = (ws["!data"] ?? []) as (XLSX.CellObject | undefined)[][];
+  if (data.length > limits.maxRows) throw tooManyRows(limits);
+
+  const rows: string[][] = [];
+  const rowNumbers: number[] = [];
+  const errors: RowError[] = [];
+  let cells = 0;
+  for (let r = 0; r < data.length; r++) {
+    const src = data[r];
+    if (!src || src.length === 0) continue;
+    if (src.length > limits.maxColumns) throw tooManyColumns(r + 1, src.length, limits);
+    const row = new Array<string>(src.length);
+    for (let c = 0; c < src.length; c++) {
+      const cell = src[c];
+      row[c] = cell ? cellText(cell, date1904) : "";
+    }
+    if (isBlankRow(row)) continue;
+    cells += row.length;
+    if (cells > limits.maxCells) throw tooManyCells(limits);
+    rows.push(row);
+    rowNumbers.push(r + 1);
+  }
+  return {
+    format,
+    encoding: null,
+    bom: false,
+    delimiter: null,
+    sheet: name,
+    sheets: wb.SheetNames,
+    decimalComma: false,
+    date1904,
+    rows,
+    rowNumbers,
+    errors,
+  };
+}

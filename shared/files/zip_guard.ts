@@ -1,0 +1,180 @@
+import { FileRefusedError } from "./errors.ts";
+import { type FileLimits, formatBytes } from "./limits.ts";
+
+interface ZipEntry {
+  name: string;
+  method: number;
+  declaredSize: number;
+  compressedSize: number;
+  dataOffset: number;
+}
+
+const RATIO_MIN_BYTES = 1024 * 1024;
+
+function u16(b: Uint8Array, i: number): number {
+  return b[i] | (b[i + 1] << 8);
+}
+function u32(b: Uint8Array, i: number): number {
+  return (b[i] | (b[i + 1] << 8) | (b[i + 2] << 16)) + b[i + 3] * 0x1000000;
+}
+function u64(b: Uint8Array, i: number): number {
+  return u32(b, i) + u32(b, i + 4) * 0x100000000;
+}
+
+function corrupt(detail: string): FileRefusedError {
+  return new FileRefusedError("corrupt", `The workbook is damaged and cannot be read (${detail}).`);
+}
+
+/** Sizes from a ZIP64 extra field, which override 0xFFFFFFFF placeholders. */
+function zip64Sizes(b: Uint8Array, start: number, end: number, usz: number, csz: number) {
+  for (let p = start; p + 4 <= end;) {
+    const id = u16(b, p), len = u16(b, p + 2);
+    if (id === 1) {
+      let q = p + 4;
+      if (usz === 0xffffffff && q + 8 <= end) usz = u64(b, q), q += 8;
+      if (csz === 0xffffffff && q + 8 <= end) csz = u64(b, q);
+    }
+    p += 4 + len;
+  }
+  return { usz, csz };
+}
+
+/**
+ * Lists the entries the way SheetJS will read them: the last end-of-central-directory
+ * record, then for every central entry the sizes in its local header (which SheetJS trusts).
+ */
+function listEntries(b: Uint8Array, limits: FileLimits): ZipEntry[] {
+  let eocd = b.length - 22;
+  while (eocd >= 0 && !(b[eocd] === 0x50 && b[eocd + 1] === 0x4b && b[eocd + 2] === 5 && b[eocd + 3] === 6)) {
+    eocd--;
+  }
+  if (eocd < 0) throw corrupt("no zip directory");
+  const count = u16(b, eocd + 10);
+  if (count > limits.maxZipEntries) {
+    throw new FileRefusedError(
+      "zip_too_many_entries",
+      `The workbook holds ${count} parts, more than the ${limits.maxZipEntries} allowed.`,
+    );
+  }
+  let p = u32(b, eocd + 16);
+  const entries: ZipEntry[] = [];
+  for (let i = 0; i < count; i++) {
+    if (p + 46 > b.length || u32(b, p) !== 0x02014b50) throw corrupt("bad directory entry");
+    const nameLen = u16(b, p + 28), extraLen = u16(b, p + 30), commentLen = u16(b, p + 32);
+    const name = new TextDecoder().decode(b.subarray(p + 46, p + 46 + nameLen));
+    const cd = zip64Sizes(b, p + 46 + nameLen, p + 46 + nameLen + extraLen, u32(b, p + 24), u32(b, p + 20));
+    let local = u32(b, p + 42);
+    if (local === 0xffffffff) {
+      // ZIP64: the extra field holds, in order, only the sizes whose 32-bit slot overflowed.
+      for (let q = p + 46 + nameLen; q + 4 <= p + 46 + nameLen + extraLen;) {
+        if (u16(b, q) === 1) {
+          let at = q + 4;
+          if (u32(b, p + 24) === 0xffffffff) at += 8;
+          if (u32(b, p + 20) === 0xffffffff) at += 8;
+          local = u64(b, at);
+        }
+        q += 4 + u16(b, q + 2);
+      }
+    }
+    if (local + 30 > b.length || u32(b, local) !== 0x04034b50) throw corrupt("bad entry header");
+    if (u16(b, local + 6) & 0x41) {
+      throw new FileRefusedError("encrypted", "The workbook is password-protected; remove the password and send it again.");
+    }
+    const lNameLen = u16(b, local + 26), lExtraLen = u16(b, local + 28);
+    const lx = zip64Sizes(b, local + 30 + lNameLen, local + 30 + lNameLen + lExtraLen, u32(b, local + 22), u32(b, local + 18));
+    entries.push({
+      name,
+      method: u16(b, local + 8),
+      // SheetJS sizes its output buffer from the local header; the central one must agree too.
+      declaredSize: Math.max(lx.usz, cd.usz),
+      compressedSize: lx.csz || cd.csz,
+      dataOffset: local + 30 + lNameLen + lExtraLen,
+    });
+    p += 46 + nameLen + extraLen + commentLen;
+  }
+  return entries;
+}
+
+/** Inflates one raw-deflate stream, counting bytes and stopping as soon as `cap` is passed. */
+async function inflatedSize(data: Uint8Array, cap: number): Promise<number> {
+  const stream = new DecompressionStream("deflate-raw");
+  const writer = stream.writable.getWriter();
+  writer.write(data as Uint8Array<ArrayBuffer>).catch(() => {});
+  writer.close().catch(() => {});
+  const reader = stream.readable.getReader();
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return total;
+    total += value.byteLength;
+    if (total > cap) {
+      await reader.cancel().catch(() => {});
+      return total;
+    }
+  }
+}
+
+/**
+ * Refuses zip bombs before SheetJS inflates anything: checks the entry count, each entry's
+ * declared size and ratio and their total, then inflates every entry natively while counting,
+ * so sizes that lie in the headers are caught as well.
+ *
+ * @throws {FileRefusedError} `zip_*`, `encrypted` or `corrupt`
+ */
+export async function checkZipBomb(bytes: Uint8Array, limits: FileLimits): Promise<void> {
+  const entries = listEntries(bytes, limits);
+  let declaredTotal = 0;
+  for (const e of entries) {
+    checkEntrySize(e.name, e.declaredSize, e.compressedSize, limits);
+    declaredTotal += e.declaredSize;
+    checkTotal(declaredTotal, limits);
+  }
+  let actualTotal = 0;
+  for (const e of entries) {
+    if (e.method === 0) {
+      actualTotal += e.compressedSize;
+      continue;
+    }
+    if (e.method !== 8) throw corrupt(`unsupported compression in ${e.name}`);
+    const end = Math.min(bytes.length, e.dataOffset + e.compressedSize);
+    let size: number;
+    try {
+      size = await inflatedSize(bytes.subarray(e.dataOffset, end), limits.maxEntryBytes);
+    } catch {
+      throw corrupt(`${e.name} does not inflate`);
+    }
+    checkEntrySize(e.name, size, e.compressedSize, limits);
+    if (size > e.declaredSize) {
+      throw new FileRefusedError(
+        "zip_entry_too_large",
+        `The workbook part ${e.name} is larger than its header declares; the file was tampered with.`,
+      );
+    }
+    actualTotal += size;
+    checkTotal(actualTotal, limits);
+  }
+}
+
+function checkEntrySize(name: string, size: number, compressed: number, limits: FileLimits) {
+  if (size > limits.maxEntryBytes) {
+    throw new FileRefusedError(
+      "zip_entry_too_large",
+      `The workbook part ${name} unpacks to more than ${formatBytes(limits.maxEntryBytes)}, over the limit.`,
+    );
+  }
+  if (size > RATIO_MIN_BYTES && size > compressed * limits.maxCompressionRatio) {
+    throw new FileRefusedError(
+      "zip_ratio",
+      `The workbook part ${name} expands ${Math.round(size / Math.max(compressed, 1))} times when unpacked (limit ${limits.maxCompressionRatio}); it looks like a zip bomb.`,
+    );
+  }
+}
+
+function checkTotal(total: number, limits: FileLimits) {
+  if (total > limits.maxUncompressedBytes) {
+    throw new FileRefusedError(
+      "zip_too_large",
+      `The workbook unpacks to more than ${formatBytes(limits.maxUncompressedBytes)}, over the limit.`,
+    );
+  }
+}
