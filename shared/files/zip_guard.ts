@@ -95,22 +95,38 @@ function listEntries(b: Uint8Array, limits: FileLimits): ZipEntry[] {
   return entries;
 }
 
+/** Compressed bytes fed per step; at deflate's best ratio (about 1032:1) a step yields ≤ 17 MB. */
+const FEED_STEP = 16 * 1024;
+
 /** Inflates one raw-deflate stream, counting bytes and stopping as soon as `cap` is passed. */
 async function inflatedSize(data: Uint8Array, cap: number): Promise<number> {
   const stream = new DecompressionStream("deflate-raw");
   const writer = stream.writable.getWriter();
-  writer.write(data as Uint8Array<ArrayBuffer>).catch(() => {});
-  writer.close().catch(() => {});
+  let stop = false;
+  // The decompressor emits one output chunk per input chunk, so feeding small slices keeps
+  // memory bounded however far the data would expand.
+  const feeding = (async () => {
+    for (let at = 0; at < data.length && !stop; at += FEED_STEP) {
+      await writer.write(data.slice(at, at + FEED_STEP));
+    }
+    if (!stop) await writer.close();
+  })().catch(() => {});
   const reader = stream.readable.getReader();
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return total;
-    total += value.byteLength;
-    if (total > cap) {
-      await reader.cancel().catch(() => {});
-      return total;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return total;
+      total += value.byteLength;
+      if (total > cap) {
+        stop = true;
+        await reader.cancel().catch(() => {});
+        return total;
+      }
     }
+  } finally {
+    stop = true;
+    await feeding;
   }
 }
 
@@ -139,17 +155,17 @@ export async function checkZipBomb(bytes: Uint8Array, limits: FileLimits): Promi
     const end = Math.min(bytes.length, e.dataOffset + e.compressedSize);
     let size: number;
     try {
-      size = await inflatedSize(bytes.subarray(e.dataOffset, end), limits.maxEntryBytes);
+      size = await inflatedSize(bytes.subarray(e.dataOffset, end), Math.min(limits.maxEntryBytes, e.declaredSize));
     } catch {
       throw corrupt(`${e.name} does not inflate`);
     }
-    checkEntrySize(e.name, size, e.compressedSize, limits);
     if (size > e.declaredSize) {
       throw new FileRefusedError(
         "zip_entry_too_large",
         `The workbook part ${e.name} is larger than its header declares; the file was tampered with.`,
       );
     }
+    checkEntrySize(e.name, size, e.compressedSize, limits);
     actualTotal += size;
     checkTotal(actualTotal, limits);
   }
