@@ -12,7 +12,7 @@ export function buildProgram(): Command {
   const program = new Command()
     .name("cli")
     .description("Source manager command line")
-    .showHelpAfterError()
+    .showHelpAfterError("(run with --help for usage)")
     .configureOutput({ outputError: (text, write) => write(text) });
   registerInspect(program);
   return program;

@@ -28,7 +28,10 @@ function guessUtf16(bytes: Uint8Array): "utf-16le" | "utf-16be" | null {
 }
 
 /** Which encoding the bytes are in, and the BOM length to skip. */
-export function detectEncoding(bytes: Uint8Array): { encoding: TextEncodingName; bomLength: number } {
+export function detectEncoding(
+  bytes: Uint8Array,
+  checkUtf8 = true,
+): { encoding: TextEncodingName; bomLength: number } {
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
     return { encoding: "utf-8", bomLength: 3 };
   }
@@ -36,19 +39,15 @@ export function detectEncoding(bytes: Uint8Array): { encoding: TextEncodingName;
   if (bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: "utf-16be", bomLength: 2 };
   const utf16 = guessUtf16(bytes);
   if (utf16) return { encoding: utf16, bomLength: 0 };
-  return { encoding: isValidUtf8(bytes) ? "utf-8" : "windows-1252", bomLength: 0 };
+  const utf8 = !checkUtf8 || isValidUtf8(bytes);
+  return { encoding: utf8 ? "utf-8" : "windows-1252", bomLength: 0 };
 }
 
 const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 function isValidUtf8(bytes: Uint8Array): boolean {
-  // Pure ASCII is by far the common case and needs no decoding to decide.
-  let i = 0;
-  const n = bytes.length;
-  while (i < n && bytes[i] < 0x80) i++;
-  if (i === n) return true;
   try {
-    strictUtf8.decode(bytes.subarray(i - Math.min(i, 3)));
+    strictUtf8.decode(bytes);
     return true;
   } catch {
     return false;
@@ -62,8 +61,18 @@ function isValidUtf8(bytes: Uint8Array): boolean {
  * @example decodeText(new Uint8Array([0xef, 0xbb, 0xbf, 0x61])) // { text: "a", encoding: "utf-8", bom: true }
  */
 export function decodeText(bytes: Uint8Array): DecodedText {
-  const { encoding, bomLength } = detectEncoding(bytes);
-  const text = new TextDecoder(encoding, { ignoreBOM: true }).decode(bytes.subarray(bomLength));
+  const { encoding, bomLength } = detectEncoding(bytes, false);
+  const body = bytes.subarray(bomLength);
+  if (encoding === "utf-8") {
+    // One strict pass both validates and decodes; invalid UTF-8 means Windows-1252.
+    try {
+      return { text: strictUtf8.decode(body), encoding, bom: bomLength > 0 };
+    } catch {
+      if (bomLength > 0) return { text: new TextDecoder("utf-8").decode(body), encoding, bom: true };
+      return { text: new TextDecoder("windows-1252").decode(body), encoding: "windows-1252", bom: false };
+    }
+  }
+  const text = new TextDecoder(encoding, { ignoreBOM: true }).decode(body);
   return { text, encoding, bom: bomLength > 0 };
 }
 

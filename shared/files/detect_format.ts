@@ -53,7 +53,7 @@ function startsWith(bytes: Uint8Array, sig: number[]): boolean {
 }
 
 function latin1(bytes: Uint8Array, from: number, to: number): string {
-  return String.fromCharCode(...bytes.subarray(from, Math.min(to, bytes.length)));
+  return new TextDecoder("latin1").decode(bytes.subarray(from, Math.min(to, bytes.length)));
 }
 
 /** Tells a workbook zip from other zips by the names of the entries in the first few KB. */
