@@ -47,10 +47,12 @@ export function readCsvGrid(bytes: Uint8Array, format: "csv" | "txt", limits: Fi
     quoteChar: '"',
     escapeChar: '"',
     skipEmptyLines: false,
-    // One row past the cap is enough to know the file is over it.
-    preview: limits.maxRows + 1,
+    // One row past the cap (plus the empty "row" after a final newline) is enough to know.
+    preview: limits.maxRows + 2,
   });
   const data = parsed.data;
+  const last = data[data.length - 1];
+  if (last && last.length === 1 && last[0] === "") data.pop();
   if (data.length > limits.maxRows) throw tooManyRows(limits);
 
   const errors: RowError[] = [];

@@ -122,6 +122,8 @@ export async function fillTemplate(template: Uint8Array, options: FillOptions): 
     if (out.length > lastCol) lastCol = out.length;
     data[keepUntil + r] = out;
   }
+  // The writers expect a row array for every row in the range, even blank ones.
+  for (let r = 0; r < data.length; r++) if (!data[r]) data[r] = [];
   ws["!data"] = data;
   ws["!ref"] = XLSX.utils.encode_range({
     s: { r: 0, c: 0 },

@@ -40,7 +40,7 @@ export async function readGrid(bytes: Uint8Array, options: ReadOptions = {}): Pr
   if (bytes.length > limits.maxBytes) {
     throw new FileRefusedError(
       "too_large",
-      `${label} is ${formatBytes(bytes.length)}; files must be less than ${formatBytes(limits.maxBytes)}.`,
+      `${label} is ${formatBytes(bytes.length)} (${bytes.length.toLocaleString("en-US")} bytes); files must be at most ${formatBytes(limits.maxBytes)} (${limits.maxBytes.toLocaleString("en-US")} bytes).`,
     );
   }
   if (bytes.length === 0) throw new FileRefusedError("empty", `${label} is empty.`);
