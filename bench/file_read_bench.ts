@@ -12,8 +12,19 @@ export interface Result {
 }
 
 const HEADERS = [
-  "PO Number", "Order Date", "Item Number", "Description", "Qty", "Unit Price", "Total",
-  "Customer", "Ship To", "City", "State", "Zip", "Tracking Number",
+  "PO Number",
+  "Order Date",
+  "Item Number",
+  "Description",
+  "Qty",
+  "Unit Price",
+  "Total",
+  "Customer",
+  "Ship To",
+  "City",
+  "State",
+  "Zip",
+  "Tracking Number",
 ];
 
 /** A deterministic 13-column order file, the shape the order tracking feeds receive. */
@@ -48,21 +59,37 @@ export function writeBenchFiles(dir: string, count: number): { csv: string; xlsx
   const rows = orderRows(count);
   const csv = `${dir}/orders.csv`, xlsx = `${dir}/orders.xlsx`;
   Deno.writeTextFileSync(csv, toCsvText([HEADERS, ...rows]));
-  const ws = XLSX.utils.aoa_to_sheet([HEADERS, ...rows.map((r) => r.map((c, i) => (i === 4 || i === 5 || i === 6 ? Number(c) : c)))]);
+  const ws = XLSX.utils.aoa_to_sheet([
+    HEADERS,
+    ...rows.map((r) => r.map((c, i) => (i === 4 || i === 5 || i === 6 ? Number(c) : c))),
+  ]);
   const wb = XLSX.utils.book_new();
   XLSX.utils.book_append_sheet(wb, ws, "Orders");
-  Deno.writeFileSync(xlsx, new Uint8Array(XLSX.write(wb, { type: "array", bookType: "xlsx", compression: true })));
+  Deno.writeFileSync(
+    xlsx,
+    new Uint8Array(XLSX.write(wb, { type: "array", bookType: "xlsx", compression: true })),
+  );
   return { csv, xlsx };
 }
-
 
 /**
  * Runs one case in its own process: the best time of the runs after the first (the machine
  * is shared, and the best run is the one least disturbed by others), peak memory of the first.
  */
-export async function measure(kind: string, file: string, runs: number): Promise<{ rows: number; seconds: number; peakBytes: number }> {
+export async function measure(
+  kind: string,
+  file: string,
+  runs: number,
+): Promise<{ rows: number; seconds: number; peakBytes: number }> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("./measure_file_read.ts", import.meta.url).pathname, kind, file, String(runs)],
+    args: [
+      "run",
+      "-A",
+      new URL("./measure_file_read.ts", import.meta.url).pathname,
+      kind,
+      file,
+      String(runs),
+    ],
     stdout: "piped",
     stderr: "inherit",
   }).output();

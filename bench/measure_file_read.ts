@@ -11,17 +11,22 @@ const [kind, file, runsArg] = Deno.args;
 const runs = Number(runsArg ?? 3);
 
 function status(field: string): number {
-  const line = Deno.readTextFileSync("/proc/self/status").split("\n").find((l) => l.startsWith(field));
+  const line = Deno.readTextFileSync("/proc/self/status").split("\n").find((l) =>
+    l.startsWith(field)
+  );
   return Number(line?.match(/(\d+)/)?.[1] ?? 0) * 1024;
 }
 
 const cases: Record<string, (bytes: Uint8Array) => Promise<number> | number> = {
-  "ours-csv": async (b) => (await readTable(b, { name: "orders.csv", limits: { maxBytes: 1e9 } })).rows.length,
+  "ours-csv": async (b) =>
+    (await readTable(b, { name: "orders.csv", limits: { maxBytes: 1e9 } })).rows.length,
   "bare-papaparse": (b) => Papa.parse<string[]>(new TextDecoder().decode(b)).data.length - 2,
-  "ours-xlsx": async (b) => (await readTable(b, { name: "orders.xlsx", limits: { maxBytes: 1e9 } })).rows.length,
+  "ours-xlsx": async (b) =>
+    (await readTable(b, { name: "orders.xlsx", limits: { maxBytes: 1e9 } })).rows.length,
   "bare-sheetjs": (b) => {
     const wb = XLSX.read(b, { type: "array" });
-    return XLSX.utils.sheet_to_json<unknown[]>(wb.Sheets[wb.SheetNames[0]], { header: 1 }).length - 1;
+    return XLSX.utils.sheet_to_json<unknown[]>(wb.Sheets[wb.SheetNames[0]], { header: 1 }).length -
+      1;
   },
 };
 

@@ -11,14 +11,26 @@ async function cli(...args: string[]) {
     stdout: "piped",
     stderr: "piped",
   }).output();
-  return { code: out.code, stdout: new TextDecoder().decode(out.stdout), stderr: new TextDecoder().decode(out.stderr) };
+  return {
+    code: out.code,
+    stdout: new TextDecoder().decode(out.stdout),
+    stderr: new TextDecoder().decode(out.stderr),
+  };
 }
 
 Deno.test("inspect --json --all prints every row as the feeds receive it", async () => {
   const r = await cli("inspect", "--json", "--all", fixture("orders_titled.xlsx"));
   assert.equal(r.code, 0, r.stderr);
   const json = JSON.parse(r.stdout);
-  assert.deepEqual(Object.keys(json), ["format", "encoding", "delimiter", "headerRow", "headers", "rows", "errors"]);
+  assert.deepEqual(Object.keys(json), [
+    "format",
+    "encoding",
+    "delimiter",
+    "headerRow",
+    "headers",
+    "rows",
+    "errors",
+  ]);
   assert.equal(json.format, "xlsx");
   assert.equal(json.headerRow, 4);
   assert.deepEqual(json.rows[1], ["PO-1002", "004567", "1250", "0.1", "2024-02-29", "125"]);
@@ -26,12 +38,27 @@ Deno.test("inspect --json --all prints every row as the feeds receive it", async
 });
 
 Deno.test("inspect options: sheet, header row, no headers, leading zeros", async () => {
-  const stock = JSON.parse((await cli("inspect", "--json", "--all", "--sheet", "Stock", "--strip-leading-zeros", fixture("orders_titled.xls"))).stdout);
+  const stock = JSON.parse(
+    (await cli(
+      "inspect",
+      "--json",
+      "--all",
+      "--sheet",
+      "Stock",
+      "--strip-leading-zeros",
+      fixture("orders_titled.xls"),
+    )).stdout,
+  );
   assert.deepEqual(stock.rows.map((r: string[]) => r[0]), ["1", "2"]);
-  const raw = JSON.parse((await cli("inspect", "--json", "--all", "--no-headers", fixture("inventory_pipe.txt"))).stdout);
+  const raw = JSON.parse(
+    (await cli("inspect", "--json", "--all", "--no-headers", fixture("inventory_pipe.txt"))).stdout,
+  );
   assert.equal(raw.headerRow, null);
   assert.deepEqual(raw.rows[0], ["Item Number", "Description", "Qty", "Price", "Updated"]);
-  const row2 = JSON.parse((await cli("inspect", "--json", "--all", "--header-row", "2", fixture("inventory_utf8.csv"))).stdout);
+  const row2 = JSON.parse(
+    (await cli("inspect", "--json", "--all", "--header-row", "2", fixture("inventory_utf8.csv")))
+      .stdout,
+  );
   assert.equal(row2.headers[0], "00123");
 });
 
@@ -48,7 +75,10 @@ Deno.test("inspect prints a readable summary", async () => {
 Deno.test("a refused file exits non-zero with one clear line", async () => {
   const cases: [string[], RegExp][] = [
     [[fixture("image_named.csv")], /^error: "image_named.csv" is a PNG image, not a CSV file\.$/],
-    [["--max-size", "100", fixture("inventory_utf8.csv")], /^error: "inventory_utf8.csv" is 226 bytes .*at most 100 bytes/],
+    [
+      ["--max-size", "100", fixture("inventory_utf8.csv")],
+      /^error: "inventory_utf8.csv" is 226 bytes .*at most 100 bytes/,
+    ],
     [["--sheet", "Nope", fixture("orders_titled.xlsx")], /^error: Sheet "Nope" was not found/],
     [[fixture("missing.csv")], /^error: cannot read .*missing.csv: no such file$/],
   ];

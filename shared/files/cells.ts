@@ -1,7 +1,13 @@
 import type { RowError } from "./errors.ts";
 import type { Table } from "./table.ts";
 import { columnLabel } from "./columns.ts";
-import { describeProblem, parseDate, parseItemNumber, parseNumber, type ParsedValue } from "./values.ts";
+import {
+  describeProblem,
+  parseDate,
+  type ParsedValue,
+  parseItemNumber,
+  parseNumber,
+} from "./values.ts";
 
 /**
  * The cell at a data row (0-based into `table.rows`) and column (0-based, from findColumn)
@@ -19,7 +25,12 @@ export function dateAt(table: Table, row: number, column: number): ParsedValue<s
 }
 
 /** The cell read as an item number: trimmed text, leading zeros stripped only when asked. */
-export function itemAt(table: Table, row: number, column: number, stripLeadingZeros = false): ParsedValue<string> {
+export function itemAt(
+  table: Table,
+  row: number,
+  column: number,
+  stripLeadingZeros = false,
+): ParsedValue<string> {
   return parseItemNumber(table.rows[row][column] ?? "", stripLeadingZeros);
 }
 

@@ -45,7 +45,11 @@ function describeHeaders(headers: readonly string[]): string {
  * @example findColumn(["Item", "Qty"], " qty ") // 1
  * @example findColumn(["Item", "Qty"], "B") // 1
  */
-export function findColumn(headers: readonly string[], ref: ColumnRef, width = headers.length): number {
+export function findColumn(
+  headers: readonly string[],
+  ref: ColumnRef,
+  width = headers.length,
+): number {
   const text = String(ref).trim();
   if (typeof ref === "string" && text !== "") {
     const wanted = text.toLowerCase();

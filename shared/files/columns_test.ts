@@ -14,7 +14,9 @@ Deno.test("findColumn resolves names, indexes and letters", () => {
     ["3", 2],
     ["b", 1],
   ];
-  for (const [ref, expected] of cases) assert.equal(findColumn(headers.map((h) => h.trim()), ref), expected, String(ref));
+  for (const [ref, expected] of cases) {
+    assert.equal(findColumn(headers.map((h) => h.trim()), ref), expected, String(ref));
+  }
 });
 
 Deno.test("a missing column is named in the error with the headers found", () => {
@@ -29,7 +31,12 @@ Deno.test("a missing column is named in the error with the headers found", () =>
 });
 
 Deno.test("column letters round-trip", () => {
-  for (const [i, l] of [[0, "A"], [25, "Z"], [26, "AA"], [701, "ZZ"], [702, "AAA"], [16383, "XFD"]] as const) {
+  for (
+    const [i, l] of [[0, "A"], [25, "Z"], [26, "AA"], [701, "ZZ"], [702, "AAA"], [
+      16383,
+      "XFD",
+    ]] as const
+  ) {
     assert.equal(columnLetter(i), l);
     assert.equal(letterIndex(l), i);
   }

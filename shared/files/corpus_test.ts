@@ -1,6 +1,6 @@
 /** The readers over the committed corpus (tests/fixtures/files, see its README.md). */
 import assert from "node:assert/strict";
-import { readTable, type ReadOptions } from "./read_table.ts";
+import { type ReadOptions, readTable } from "./read_table.ts";
 import { FileRefusedError, type RefusalCode } from "./errors.ts";
 import { dateAt, numberAt } from "./cells.ts";
 import { findColumn } from "./columns.ts";
@@ -10,7 +10,12 @@ const read = (name: string, options: ReadOptions = {}) =>
   Deno.readFile(new URL(name, dir)).then((b) => readTable(b, { name, ...options }));
 
 const INVENTORY_HEADERS = ["Item Number", "Description", "Qty", "Price", "Updated"];
-const DESCRIPTIONS = ["Café crème", 'Größe 12" pipe, "heavy"\nsecond line', "naïve €5", "Ærø – dash"];
+const DESCRIPTIONS = [
+  "Café crème",
+  'Größe 12" pipe, "heavy"\nsecond line',
+  "naïve €5",
+  "Ærø – dash",
+];
 const INVENTORY_ITEMS = ["00123", "00456", "A-77", "0"];
 const INVENTORY_QTY: (number | string)[] = [5, 1250, "not_available", 0];
 const INVENTORY_PRICE = [2.5, 1234.5, 3, 0.1];
@@ -39,10 +44,30 @@ for (const [file, encoding, delimiter, bom] of delimitedCases) {
     assert.deepEqual(t.rows.map((r) => r[1]), DESCRIPTIONS);
     assert.deepEqual(t.rowNumbers, [2, 3, 4, 5]);
     assert.deepEqual(t.errors, []);
-    const qty = findColumn(t.headers, "qty"), price = findColumn(t.headers, "Price"), date = findColumn(t.headers, "updated");
-    assert.deepEqual(t.rows.map((_, i) => { const v = numberAt(t, i, qty); return v.ok ? v.value : v.reason; }), INVENTORY_QTY);
-    assert.deepEqual(t.rows.map((_, i) => { const v = numberAt(t, i, price); return v.ok ? v.value : v.reason; }), INVENTORY_PRICE);
-    assert.deepEqual(t.rows.map((_, i) => { const v = dateAt(t, i, date); return v.ok ? v.value : v.reason; }), INVENTORY_DATES);
+    const qty = findColumn(t.headers, "qty"),
+      price = findColumn(t.headers, "Price"),
+      date = findColumn(t.headers, "updated");
+    assert.deepEqual(
+      t.rows.map((_, i) => {
+        const v = numberAt(t, i, qty);
+        return v.ok ? v.value : v.reason;
+      }),
+      INVENTORY_QTY,
+    );
+    assert.deepEqual(
+      t.rows.map((_, i) => {
+        const v = numberAt(t, i, price);
+        return v.ok ? v.value : v.reason;
+      }),
+      INVENTORY_PRICE,
+    );
+    assert.deepEqual(
+      t.rows.map((_, i) => {
+        const v = dateAt(t, i, date);
+        return v.ok ? v.value : v.reason;
+      }),
+      INVENTORY_DATES,
+    );
   });
 }
 
@@ -59,17 +84,31 @@ for (const file of ["orders_titled.xlsx", "orders_titled.xls"]) {
     assert.equal(t.sheet, "Orders");
     assert.deepEqual(t.sheets, ["Orders", "Stock", "Notes"]);
     assert.equal(t.headerRow, 4);
-    assert.deepEqual(t.headers, ["PO Number", "Item Number", "Qty", "Unit Price", "Order Date", "Total"]);
+    assert.deepEqual(t.headers, [
+      "PO Number",
+      "Item Number",
+      "Qty",
+      "Unit Price",
+      "Order Date",
+      "Total",
+    ]);
     assert.deepEqual(t.rows, ORDERS_ROWS);
     assert.deepEqual(t.rowNumbers, [5, 6, 7, 8]);
 
-    const stock = await read(file, { sheet: "stock", stripLeadingZeros: true, itemColumns: ["Item"] });
+    const stock = await read(file, {
+      sheet: "stock",
+      stripLeadingZeros: true,
+      itemColumns: ["Item"],
+    });
     assert.deepEqual(stock.rows, [["1", "10", "In Stock"], ["2", "0", "Out of Stock"]]);
     const byPosition = await read(file, { sheet: 3, hasHeaders: false });
     assert.deepEqual(byPosition.rows, [["Prepared by ops"]]);
     const explicit = await read(file, { headerRow: 2 });
     assert.deepEqual(explicit.headers, ["Generated", "2024-03-05"]);
-    await assert.rejects(read(file, { sheet: "Summary" }), /Sheet "Summary" was not found. Sheets in the workbook: "Orders", "Stock", "Notes"/);
+    await assert.rejects(
+      read(file, { sheet: "Summary" }),
+      /Sheet "Summary" was not found. Sheets in the workbook: "Orders", "Stock", "Notes"/,
+    );
     await assert.rejects(read(file, { headerRow: 3 }), /Header row 3 is empty/);
     await assert.rejects(read(file, { headerRow: 40 }), /Header row 40 is outside the file/);
   });
@@ -77,7 +116,12 @@ for (const file of ["orders_titled.xlsx", "orders_titled.xls"]) {
 
 Deno.test("corpus: broken CSV rows become row errors and keep their data", async () => {
   const ragged = await read("ragged_rows.csv");
-  assert.deepEqual(ragged.rows, [["001", "5", "Active"], ["002", "7", ""], ["003", "1", "Active", "surprise"], ["004", "2", "Active", "", ""]]);
+  assert.deepEqual(ragged.rows, [["001", "5", "Active"], ["002", "7", ""], [
+    "003",
+    "1",
+    "Active",
+    "surprise",
+  ], ["004", "2", "Active", "", ""]]);
   assert.deepEqual(ragged.errors.map((e) => [e.row, e.column]), [[4, "D"]]);
 
   const quote = await read("unterminated_quote.csv");
@@ -90,7 +134,12 @@ Deno.test("corpus: broken CSV rows become row errors and keep their data", async
 
 Deno.test("corpus: formula-looking cells are read as written", async () => {
   const t = await read("formula_cells.csv");
-  assert.deepEqual(t.rows.map((r) => r[1]), ['=HYPERLINK("http://evil.example","click")', "+1+2", "-5", "@SUM(A1)"]);
+  assert.deepEqual(t.rows.map((r) => r[1]), [
+    '=HYPERLINK("http://evil.example","click")',
+    "+1+2",
+    "-5",
+    "@SUM(A1)",
+  ]);
 });
 
 const refusals: [string, RefusalCode, RegExp][] = [
@@ -99,7 +148,11 @@ const refusals: [string, RefusalCode, RegExp][] = [
   ["text_named.xlsx", "content_mismatch", /not an Excel workbook: it contains plain text/],
   ["html_named.xls", "content_mismatch", /is an HTML page, not an XLS file/],
   ["binary_junk.csv", "binary_content", /is a binary file/],
-  ["too_many_columns.csv", "too_many_columns", /Row 1 has 20,001 cells, more than the 16,384 allowed/],
+  [
+    "too_many_columns.csv",
+    "too_many_columns",
+    /Row 1 has 20,001 cells, more than the 16,384 allowed/,
+  ],
   ["blank_lines.csv", "empty", /every row is blank/],
   ["zip_bomb_ratio.xlsx", "zip_ratio", /expands \d+ times .* zip bomb/],
   ["zip_bomb_lying_sizes.xlsx", "zip_entry_too_large", /larger than its header declares/],

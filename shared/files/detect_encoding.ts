@@ -68,8 +68,14 @@ export function decodeText(bytes: Uint8Array): DecodedText {
     try {
       return { text: strictUtf8.decode(body), encoding, bom: bomLength > 0 };
     } catch {
-      if (bomLength > 0) return { text: new TextDecoder("utf-8").decode(body), encoding, bom: true };
-      return { text: new TextDecoder("windows-1252").decode(body), encoding: "windows-1252", bom: false };
+      if (bomLength > 0) {
+        return { text: new TextDecoder("utf-8").decode(body), encoding, bom: true };
+      }
+      return {
+        text: new TextDecoder("windows-1252").decode(body),
+        encoding: "windows-1252",
+        bom: false,
+      };
     }
   }
   const text = new TextDecoder(encoding, { ignoreBOM: true }).decode(body);
@@ -92,7 +98,11 @@ function windows1252Table(): Map<number, number> {
  * Encodes text in one of the recognised encodings, for writing a file in the same encoding
  * as the template it came from. Returns null when Windows-1252 cannot represent a character.
  */
-export function encodeText(text: string, encoding: TextEncodingName, bom: boolean): Uint8Array | null {
+export function encodeText(
+  text: string,
+  encoding: TextEncodingName,
+  bom: boolean,
+): Uint8Array | null {
   if (encoding === "utf-8") {
     const body = new TextEncoder().encode(text);
     if (!bom) return body;

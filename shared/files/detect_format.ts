@@ -101,7 +101,9 @@ export function sniffContent(bytes: Uint8Array): ContentKind {
   const utf16ish = zeros > n * 0.3 && zeros <= n * 0.55;
   if ((zeros > 0 && !utf16ish) || controls > n * 0.01 + 2) return "binary";
   const start = latin1(bytes, 0, 512).trimStart().toLowerCase();
-  if (start.startsWith("<!doctype html") || start.startsWith("<html") || start.startsWith("<table")) {
+  if (
+    start.startsWith("<!doctype html") || start.startsWith("<html") || start.startsWith("<table")
+  ) {
     return "html";
   }
   return "text";

@@ -46,7 +46,10 @@ function resolveKeys(
   return keys;
 }
 
-function placeRow(row: Readonly<Record<string, CellValue>>, keys: Map<string, number>): CellValue[] {
+function placeRow(
+  row: Readonly<Record<string, CellValue>>,
+  keys: Map<string, number>,
+): CellValue[] {
   const out: CellValue[] = [];
   for (const [key, value] of Object.entries(row)) {
     const c = keys.get(key)!;
@@ -69,7 +72,10 @@ function placeRow(row: Readonly<Record<string, CellValue>>, keys: Map<string, nu
  * });
  * @throws {FileRefusedError} when the template cannot be read or a column is not in it
  */
-export async function fillTemplate(template: Uint8Array, options: FillOptions): Promise<FilledFile> {
+export async function fillTemplate(
+  template: Uint8Array,
+  options: FillOptions,
+): Promise<FilledFile> {
   const readOptions: ReadOptions = {
     name: options.name,
     type: options.type,
@@ -82,9 +88,14 @@ export async function fillTemplate(template: Uint8Array, options: FillOptions): 
   const grid = await readGrid(template, readOptions);
   const hasHeaders = options.hasHeaders !== false;
   if (grid.rows.length === 0 && hasHeaders) {
-    throw new FileRefusedError("template_invalid", "The template is empty; it needs at least a header row.");
+    throw new FileRefusedError(
+      "template_invalid",
+      "The template is empty; it needs at least a header row.",
+    );
   }
-  const table = grid.rows.length > 0 ? gridToTable(grid, readOptions) : { headers: [], rows: [], headerRow: null };
+  const table = grid.rows.length > 0
+    ? gridToTable(grid, readOptions)
+    : { headers: [], rows: [], headerRow: null };
   const width = Math.max(table.headers.length, ...table.rows.map((r) => r.length), 0);
   const keys = resolveKeys(options.rows, table.headers, width);
   const dataRows = options.rows.map((r) => placeRow(r, keys));
@@ -99,14 +110,24 @@ export async function fillTemplate(template: Uint8Array, options: FillOptions): 
     const text = new TextDecoder("latin1").decode(template.subarray(0, 64 * 1024));
     const newline = text.includes("\r\n") ? "\r\n" : text.includes("\n") ? "\n" : "\r\n";
     // Rows kept from the template are written back as they were, without formula escaping.
-    const head = kept.map((r) => r.map((c) => /[",;\t|\r\n]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c).join(grid.delimiter!));
+    const head = kept.map((r) =>
+      r.map((c) => /[",;\t|\r\n]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c).join(
+        grid.delimiter!,
+      )
+    );
     const body = toCsvText(dataRows, grid.delimiter ?? ",", newline);
     const csv = (head.length > 0 ? head.join(newline) + newline : "") + body;
     return { bytes: encodeCsv(csv, grid.encoding ?? "utf-8", grid.bom), format: grid.format };
   }
 
   if (grid.format === "xlsx") await checkZipBomb(template, resolveLimits(readOptions.limits));
-  const wb = XLSX.read(template, { type: "array", dense: true, cellNF: true, cellStyles: true, cellDates: false });
+  const wb = XLSX.read(template, {
+    type: "array",
+    dense: true,
+    cellNF: true,
+    cellStyles: true,
+    cellDates: false,
+  });
   const ws = wb.Sheets[grid.sheet!];
   const data = (ws["!data"] ?? []) as XLSX.CellObject[][];
   data.length = Math.min(data.length, keepUntil);

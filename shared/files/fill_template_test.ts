@@ -22,8 +22,22 @@ for (const name of ["orders_titled.xlsx", "orders_titled.xls"]) {
     const grid = await readGrid(bytes, { name });
     assert.deepEqual(grid.rows.slice(0, 2), [["Open orders report"], ["Generated", "2024-03-05"]]);
     const t = await readTable(bytes, { name, headerRow: 4 });
-    assert.deepEqual(t.headers, ["PO Number", "Item Number", "Qty", "Unit Price", "Order Date", "Total"]);
-    assert.deepEqual(t.rows, [["", "00999", "3", "", "2024-03-05", "'=1+1"], ["PO-9", "A-1", "", "", "", ""]]);
+    assert.deepEqual(t.headers, [
+      "PO Number",
+      "Item Number",
+      "Qty",
+      "Unit Price",
+      "Order Date",
+      "Total",
+    ]);
+    assert.deepEqual(t.rows, [["", "00999", "3", "", "2024-03-05", "'=1+1"], [
+      "PO-9",
+      "A-1",
+      "",
+      "",
+      "",
+      "",
+    ]]);
     assert.deepEqual(t.rowNumbers, [5, 6]);
     assert.deepEqual(t.sheets, ["Orders", "Stock", "Notes"]);
   });
@@ -32,7 +46,10 @@ for (const name of ["orders_titled.xlsx", "orders_titled.xls"]) {
 Deno.test("fillTemplate keeps a CSV template's delimiter, encoding and BOM", async () => {
   for (const name of ["inventory_semicolon.csv", "inventory_1252.csv", "inventory_utf16.txt"]) {
     const template = await fixture(name);
-    const { bytes } = await fillTemplate(template, { name, rows: [{ "Item Number": "007", Description: "Crème", Updated: day }] });
+    const { bytes } = await fillTemplate(template, {
+      name,
+      rows: [{ "Item Number": "007", Description: "Crème", Updated: day }],
+    });
     const before = decodeText(template), after = decodeText(bytes);
     assert.equal(after.encoding, before.encoding, name);
     assert.equal(after.bom, before.bom, name);
@@ -54,7 +71,11 @@ Deno.test("fillTemplate without headers writes by column letter or index only", 
 
 Deno.test("fillTemplate names a column the template lacks", async () => {
   await assert.rejects(
-    fillTemplate(await fixture("inventory.xlsx"), { name: "inventory.xlsx", rows: [{ Status: "Active" }] }),
-    (e: unknown) => e instanceof FileRefusedError && /"Status" was not found.*"Item Number"/.test(e.message),
+    fillTemplate(await fixture("inventory.xlsx"), {
+      name: "inventory.xlsx",
+      rows: [{ Status: "Active" }],
+    }),
+    (e: unknown) =>
+      e instanceof FileRefusedError && /"Status" was not found.*"Item Number"/.test(e.message),
   );
 });

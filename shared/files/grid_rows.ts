@@ -21,7 +21,9 @@ export function tooManyRows(limits: FileLimits): FileRefusedError {
 export function tooManyColumns(row: number, count: number, limits: FileLimits): FileRefusedError {
   return new FileRefusedError(
     "too_many_columns",
-    `Row ${row} has ${count.toLocaleString("en-US")} cells, more than the ${limits.maxColumns.toLocaleString("en-US")} allowed.`,
+    `Row ${row} has ${count.toLocaleString("en-US")} cells, more than the ${
+      limits.maxColumns.toLocaleString("en-US")
+    } allowed.`,
   );
 }
 

@@ -14,30 +14,65 @@ const refusedWith = (code: string, message?: RegExp) => (e: unknown) => {
 
 Deno.test("the size cap is checked before parsing: 10 MB for uploads, 50 MB for feeds", async () => {
   const line = "00123,5,Active\n";
-  const big = enc.encode("Item,Qty,Status\n" + line.repeat(Math.ceil((UPLOAD_LIMITS.maxBytes + 1) / line.length)));
-  await assert.rejects(readTable(big, { name: "big.csv" }), refusedWith("too_large", /"big.csv" is 10 MB \(10,485,7\d\d bytes\); files must be at most 10 MB \(10,485,760 bytes\)/));
+  const big = enc.encode(
+    "Item,Qty,Status\n" + line.repeat(Math.ceil((UPLOAD_LIMITS.maxBytes + 1) / line.length)),
+  );
+  await assert.rejects(
+    readTable(big, { name: "big.csv" }),
+    refusedWith(
+      "too_large",
+      /"big.csv" is 10 MB \(10,485,7\d\d bytes\); files must be at most 10 MB \(10,485,760 bytes\)/,
+    ),
+  );
   const t = await readTable(big, { name: "big.csv", limits: FEED_LIMITS });
   assert.equal(t.rows.length, Math.ceil((UPLOAD_LIMITS.maxBytes + 1) / line.length));
-  await assert.rejects(readTable(enc.encode("a"), { limits: { maxBytes: 0 } }), refusedWith("too_large"));
-  await assert.rejects(readTable(new Uint8Array(), { name: "x.csv" }), refusedWith("empty", /"x.csv" is empty/));
+  await assert.rejects(
+    readTable(enc.encode("a"), { limits: { maxBytes: 0 } }),
+    refusedWith("too_large"),
+  );
+  await assert.rejects(
+    readTable(new Uint8Array(), { name: "x.csv" }),
+    refusedWith("empty", /"x.csv" is empty/),
+  );
 });
 
 Deno.test("row and cell caps refuse a file as a whole", async () => {
   const csv = enc.encode("a,b\n" + "1,2\n".repeat(10));
   assert.equal((await readTable(csv, { limits: { maxRows: 11 } })).rows.length, 10);
-  await assert.rejects(readTable(csv, { limits: { maxRows: 10 } }), refusedWith("too_many_rows", /more than 10 rows/));
-  await assert.rejects(readTable(csv, { limits: { maxCells: 15 } }), refusedWith("too_many_cells", /more than 15 cells/));
+  await assert.rejects(
+    readTable(csv, { limits: { maxRows: 10 } }),
+    refusedWith("too_many_rows", /more than 10 rows/),
+  );
+  await assert.rejects(
+    readTable(csv, { limits: { maxCells: 15 } }),
+    refusedWith("too_many_cells", /more than 15 cells/),
+  );
   const xlsx = writeTable(["a", "b"], Array.from({ length: 10 }, () => ["1", "2"]), "xlsx");
-  await assert.rejects(readTable(xlsx, { type: "xlsx", limits: { maxRows: 10 } }), refusedWith("too_many_rows"));
-  await assert.rejects(readTable(xlsx, { type: "xlsx", limits: { maxColumns: 1 } }), refusedWith("too_many_columns"));
+  await assert.rejects(
+    readTable(xlsx, { type: "xlsx", limits: { maxRows: 10 } }),
+    refusedWith("too_many_rows"),
+  );
+  await assert.rejects(
+    readTable(xlsx, { type: "xlsx", limits: { maxColumns: 1 } }),
+    refusedWith("too_many_columns"),
+  );
 });
 
 Deno.test("XLSX container caps apply to real workbooks", async () => {
   const xlsx = writeTable(["a"], Array.from({ length: 2000 }, (_, i) => [`row ${i}`]), "xlsx");
   assert.equal((await readTable(xlsx, { type: "xlsx" })).rows.length, 2000);
-  await assert.rejects(readTable(xlsx, { type: "xlsx", limits: { maxZipEntries: 3 } }), refusedWith("zip_too_many_entries"));
-  await assert.rejects(readTable(xlsx, { type: "xlsx", limits: { maxEntryBytes: 10_000 } }), refusedWith("zip_entry_too_large"));
-  await assert.rejects(readTable(xlsx, { type: "xlsx", limits: { maxUncompressedBytes: 40_000 } }), refusedWith("zip_too_large"));
+  await assert.rejects(
+    readTable(xlsx, { type: "xlsx", limits: { maxZipEntries: 3 } }),
+    refusedWith("zip_too_many_entries"),
+  );
+  await assert.rejects(
+    readTable(xlsx, { type: "xlsx", limits: { maxEntryBytes: 10_000 } }),
+    refusedWith("zip_entry_too_large"),
+  );
+  await assert.rejects(
+    readTable(xlsx, { type: "xlsx", limits: { maxUncompressedBytes: 40_000 } }),
+    refusedWith("zip_too_large"),
+  );
   const truncated = xlsx.slice(0, xlsx.length - 30);
   await assert.rejects(readTable(truncated, { type: "xlsx" }), refusedWith("corrupt"));
 });

@@ -12,18 +12,18 @@ export { type Delimiter, DELIMITERS, detectDelimiter } from "./detect_delimiter.
 export type { Grid, Table } from "./table.ts";
 export { gridToTable, readGrid, type ReadOptions, readTable } from "./read_table.ts";
 export type { SheetRef } from "./xlsx_reader.ts";
-export { type ColumnRef, columnLabel, columnLetter, findColumn, letterIndex } from "./columns.ts";
+export { columnLabel, columnLetter, type ColumnRef, findColumn, letterIndex } from "./columns.ts";
 export {
   describeProblem,
   excelSerialToIso,
   NOT_AVAILABLE_TOKENS,
   parseDate,
+  type ParsedValue,
   parseItemNumber,
   parseNumber,
-  type ParsedValue,
   stripZeros,
 } from "./values.ts";
 export { cellError, dateAt, itemAt, numberAt } from "./cells.ts";
 export { escapeFormula } from "./formula_escape.ts";
-export { type CellValue, writeTable, type WriteFormat, type WriteOptions } from "./write_table.ts";
-export { type FilledFile, fillTemplate, type FillOptions } from "./fill_template.ts";
+export { type CellValue, type WriteFormat, type WriteOptions, writeTable } from "./write_table.ts";
+export { type FilledFile, type FillOptions, fillTemplate } from "./fill_template.ts";

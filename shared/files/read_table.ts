@@ -4,7 +4,7 @@ import { type FileFormat, formatFromName, resolveFormat } from "./detect_format.
 import { readCsvGrid } from "./csv_reader.ts";
 import { readWorkbookGrid, type SheetRef } from "./xlsx_reader.ts";
 import { detectHeaderIndex } from "./header_row.ts";
-import { type ColumnRef, columnLetter, findColumn } from "./columns.ts";
+import { columnLetter, type ColumnRef, findColumn } from "./columns.ts";
 import { stripZeros } from "./values.ts";
 import type { Grid, Table } from "./table.ts";
 
@@ -40,7 +40,11 @@ export async function readGrid(bytes: Uint8Array, options: ReadOptions = {}): Pr
   if (bytes.length > limits.maxBytes) {
     throw new FileRefusedError(
       "too_large",
-      `${label} is ${formatBytes(bytes.length)} (${bytes.length.toLocaleString("en-US")} bytes); files must be at most ${formatBytes(limits.maxBytes)} (${limits.maxBytes.toLocaleString("en-US")} bytes).`,
+      `${label} is ${formatBytes(bytes.length)} (${
+        bytes.length.toLocaleString("en-US")
+      } bytes); files must be at most ${formatBytes(limits.maxBytes)} (${
+        limits.maxBytes.toLocaleString("en-US")
+      } bytes).`,
     );
   }
   if (bytes.length === 0) throw new FileRefusedError("empty", `${label} is empty.`);
@@ -118,7 +122,9 @@ export function gridToTable(grid: Grid, options: ReadOptions = {}): Table {
         errors.push({
           row: rowNumbers[i],
           column: columnLetter(last),
-          message: `Row has a value in column ${columnLetter(last)}, beyond the ${width} headed columns; it was kept but no column name refers to it.`,
+          message: `Row has a value in column ${
+            columnLetter(last)
+          }, beyond the ${width} headed columns; it was kept but no column name refers to it.`,
         });
       }
     }

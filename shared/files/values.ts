@@ -122,7 +122,9 @@ export function excelSerialToIso(serial: number, date1904 = false): string {
 function timePart(serial: number): string {
   const seconds = Math.round((serial - Math.floor(serial)) * 86400) % 86400;
   if (seconds === 0) return "";
-  return `T${pad(Math.floor(seconds / 3600))}:${pad(Math.floor(seconds / 60) % 60)}:${pad(seconds % 60)}`;
+  return `T${pad(Math.floor(seconds / 3600))}:${pad(Math.floor(seconds / 60) % 60)}:${
+    pad(seconds % 60)
+  }`;
 }
 
 function validDate(y: number, m: number, d: number): boolean {
@@ -131,11 +133,21 @@ function validDate(y: number, m: number, d: number): boolean {
   return dt.getUTCMonth() === m - 1 && dt.getUTCDate() === d;
 }
 
-const ISO_DATE = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
-const US_DATE = /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap]m)?)?$/i;
+const ISO_DATE =
+  /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+const US_DATE =
+  /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap]m)?)?$/i;
 const SERIAL = /^\d+(\.\d+)?$/;
 
-function isoFrom(y: number, m: number, d: number, h?: string, min?: string, s?: string, ampm?: string): string | null {
+function isoFrom(
+  y: number,
+  m: number,
+  d: number,
+  h?: string,
+  min?: string,
+  s?: string,
+  ampm?: string,
+): string | null {
   if (!validDate(y, m, d)) return null;
   const date = `${pad(y, 4)}-${pad(m)}-${pad(d)}`;
   if (h === undefined) return date;
@@ -176,7 +188,9 @@ export function parseDate(text: string, date1904 = false): ParsedValue<string> {
   }
   if (SERIAL.test(t)) {
     const serial = Number(t);
-    if (serial >= 1 && serial <= MAX_SERIAL) return { ok: true, value: excelSerialToIso(serial, date1904) };
+    if (serial >= 1 && serial <= MAX_SERIAL) {
+      return { ok: true, value: excelSerialToIso(serial, date1904) };
+    }
   }
   return invalid(text);
 }

@@ -31,7 +31,11 @@ Deno.test("parseNumber reads the forms numbers take in supplier files", () => {
   for (const [text, decimalComma, expected] of cases) {
     const got = parseNumber(text, { decimalComma });
     if (typeof expected === "number") assert.deepEqual(got, { ok: true, value: expected }, text);
-    else assert.equal(!got.ok && got.reason, expected, `${JSON.stringify(text)} → ${JSON.stringify(got)}`);
+    else {assert.equal(
+        !got.ok && got.reason,
+        expected,
+        `${JSON.stringify(text)} → ${JSON.stringify(got)}`,
+      );}
   }
 });
 
@@ -56,7 +60,11 @@ Deno.test("parseDate reads ISO, US and Excel serial dates and refuses impossible
   ];
   for (const [text, expected] of cases) {
     const got = parseDate(text);
-    assert.deepEqual(got, expected === null ? { ok: false, reason: "invalid", text } : { ok: true, value: expected }, text);
+    assert.deepEqual(
+      got,
+      expected === null ? { ok: false, reason: "invalid", text } : { ok: true, value: expected },
+      text,
+    );
   }
   assert.equal(parseDate("N/A").ok, false);
 });

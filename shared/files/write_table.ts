@@ -52,7 +52,11 @@ function csvField(text: string): string {
  * Serialises rows as delimited text (no encoding). Fields holding any of the recognised
  * delimiters are quoted, so reading the file back cannot guess a different delimiter.
  */
-export function toCsvText(rows: readonly (readonly CellValue[])[], delimiter = ",", newline = "\r\n"): string {
+export function toCsvText(
+  rows: readonly (readonly CellValue[])[],
+  delimiter = ",",
+  newline = "\r\n",
+): string {
   const lines = new Array<string>(rows.length);
   for (let r = 0; r < rows.length; r++) {
     lines[r] = rows[r].map((v) => csvField(cellToText(v))).join(delimiter);
@@ -61,7 +65,11 @@ export function toCsvText(rows: readonly (readonly CellValue[])[], delimiter = "
 }
 
 /** Encodes CSV text, using UTF-8 with a BOM when Windows-1252 cannot represent it. */
-export function encodeCsv(text: string, encoding: TextEncodingName = "utf-8", bom = true): Uint8Array {
+export function encodeCsv(
+  text: string,
+  encoding: TextEncodingName = "utf-8",
+  bom = true,
+): Uint8Array {
   return encodeText(text, encoding, bom) ?? (encodeText(text, "utf-8", true) as Uint8Array);
 }
 
@@ -90,13 +98,20 @@ export function rowsToSheet(rows: readonly (readonly CellValue[])[]): XLSX.WorkS
     data[r] = out;
   }
   const ws: XLSX.WorkSheet = { "!data": data } as unknown as XLSX.WorkSheet;
-  ws["!ref"] = XLSX.utils.encode_range({ s: { r: 0, c: 0 }, e: { r: Math.max(rows.length - 1, 0), c: Math.max(width - 1, 0) } });
+  ws["!ref"] = XLSX.utils.encode_range({
+    s: { r: 0, c: 0 },
+    e: { r: Math.max(rows.length - 1, 0), c: Math.max(width - 1, 0) },
+  });
   return ws;
 }
 
 /** Serialises a workbook as XLSX or XLS (BIFF8) bytes. */
 export function workbookBytes(wb: XLSX.WorkBook, format: "xlsx" | "xls"): Uint8Array {
-  const out = XLSX.write(wb, { type: "array", bookType: format === "xls" ? "biff8" : "xlsx", compression: true });
+  const out = XLSX.write(wb, {
+    type: "array",
+    bookType: format === "xls" ? "biff8" : "xlsx",
+    compression: true,
+  });
   return new Uint8Array(out as ArrayBuffer);
 }
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import fc from "fast-check";
 import { readTable } from "./read_table.ts";
-import { type CellValue, writeTable, type WriteFormat } from "./write_table.ts";
+import { type CellValue, type WriteFormat, writeTable } from "./write_table.ts";
 import { escapeFormula } from "./formula_escape.ts";
 import { isBlankRow } from "./grid_rows.ts";
 import { numberText } from "./xlsx_reader.ts";
@@ -19,7 +19,9 @@ Deno.test("formula-like text is escaped, plain numbers are not", () => {
     ["a=b", "a=b"],
     ["", ""],
   ];
-  for (const [text, expected] of cases) assert.equal(escapeFormula(text), expected, JSON.stringify(text));
+  for (const [text, expected] of cases) {
+    assert.equal(escapeFormula(text), expected, JSON.stringify(text));
+  }
 });
 
 Deno.test("written files hold escaped formulas in every format", async () => {
@@ -40,13 +42,18 @@ function expectedText(v: CellValue): string {
 }
 
 // Characters XML 1.0 cannot hold at all, and lone surrogates, are not text a producer sends.
-const text = fc.string({ unit: "grapheme", maxLength: 12 }).filter((s) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/.test(s));
+const text = fc.string({ unit: "grapheme", maxLength: 12 }).filter((s) =>
+  // deno-lint-ignore no-control-regex -- these control characters are what the filter is about
+  !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/.test(s)
+);
 const value: fc.Arbitrary<CellValue> = fc.oneof(
   text,
   text.map((s) => "00" + s.replace(/\D/g, "") + "7"),
   fc.integer({ min: -1e9, max: 1e9 }),
   fc.integer({ min: -1e8, max: 1e8 }).map((n) => n / 100),
-  fc.date({ min: new Date("1901-01-01"), max: new Date("2099-12-31"), noInvalidDate: true }).map((d) => new Date(d.toISOString().slice(0, 10))),
+  fc.date({ min: new Date("1901-01-01"), max: new Date("2099-12-31"), noInvalidDate: true }).map((
+    d,
+  ) => new Date(d.toISOString().slice(0, 10))),
   fc.constant(null),
 );
 
@@ -56,7 +63,12 @@ for (const format of ["csv", "xlsx", "xls"] as WriteFormat[]) {
       fc.asyncProperty(
         fc.integer({ min: 1, max: 6 }).chain((width) =>
           fc.tuple(
-            fc.uniqueArray(fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 8 }).filter((h) => /^[A-Za-z][\w ]*[A-Za-z0-9]$|^[A-Za-z]$/.test(h)), { minLength: width, maxLength: width, selector: (h) => h.trim().toLowerCase() }),
+            fc.uniqueArray(
+              fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 8 }).filter((h) =>
+                /^[A-Za-z][\w ]*[A-Za-z0-9]$|^[A-Za-z]$/.test(h)
+              ),
+              { minLength: width, maxLength: width, selector: (h) => h.trim().toLowerCase() },
+            ),
             fc.array(fc.array(value, { minLength: width, maxLength: width }), { maxLength: 8 }),
           )
         ),

@@ -86,7 +86,10 @@ function parseWorkbook(bytes: Uint8Array, options: XLSX.ParsingOptions): XLSX.Wo
   } catch (e) {
     const text = e instanceof Error ? e.message : String(e);
     if (/password|encrypt/i.test(text)) {
-      throw new FileRefusedError("encrypted", "The workbook is password-protected; remove the password and send it again.");
+      throw new FileRefusedError(
+        "encrypted",
+        "The workbook is password-protected; remove the password and send it again.",
+      );
     }
     throw new FileRefusedError("corrupt", `The workbook is damaged and cannot be read (${text}).`);
   }
@@ -120,7 +123,9 @@ export async function readWorkbookGrid(
       "sheet_not_found",
       wb.SheetNames.length === 0
         ? "The workbook has no sheets."
-        : `${what} was not found. Sheets in the workbook: ${wb.SheetNames.map((n) => `"${n}"`).join(", ")}.`,
+        : `${what} was not found. Sheets in the workbook: ${
+          wb.SheetNames.map((n) => `"${n}"`).join(", ")
+        }.`,
     );
   }
   const date1904 = Boolean(wb.Workbook?.WBProps?.date1904);

@@ -45,7 +45,10 @@ function zip64Sizes(b: Uint8Array, start: number, end: number, usz: number, csz:
  */
 function listEntries(b: Uint8Array, limits: FileLimits): ZipEntry[] {
   let eocd = b.length - 22;
-  while (eocd >= 0 && !(b[eocd] === 0x50 && b[eocd + 1] === 0x4b && b[eocd + 2] === 5 && b[eocd + 3] === 6)) {
+  while (
+    eocd >= 0 &&
+    !(b[eocd] === 0x50 && b[eocd + 1] === 0x4b && b[eocd + 2] === 5 && b[eocd + 3] === 6)
+  ) {
     eocd--;
   }
   if (eocd < 0) throw corrupt("no zip directory");
@@ -62,7 +65,13 @@ function listEntries(b: Uint8Array, limits: FileLimits): ZipEntry[] {
     if (p + 46 > b.length || u32(b, p) !== 0x02014b50) throw corrupt("bad directory entry");
     const nameLen = u16(b, p + 28), extraLen = u16(b, p + 30), commentLen = u16(b, p + 32);
     const name = new TextDecoder().decode(b.subarray(p + 46, p + 46 + nameLen));
-    const cd = zip64Sizes(b, p + 46 + nameLen, p + 46 + nameLen + extraLen, u32(b, p + 24), u32(b, p + 20));
+    const cd = zip64Sizes(
+      b,
+      p + 46 + nameLen,
+      p + 46 + nameLen + extraLen,
+      u32(b, p + 24),
+      u32(b, p + 20),
+    );
     let local = u32(b, p + 42);
     if (local === 0xffffffff) {
       // ZIP64: the extra field holds, in order, only the sizes whose 32-bit slot overflowed.
@@ -78,10 +87,19 @@ function listEntries(b: Uint8Array, limits: FileLimits): ZipEntry[] {
     }
     if (local + 30 > b.length || u32(b, local) !== 0x04034b50) throw corrupt("bad entry header");
     if (u16(b, local + 6) & 0x41) {
-      throw new FileRefusedError("encrypted", "The workbook is password-protected; remove the password and send it again.");
+      throw new FileRefusedError(
+        "encrypted",
+        "The workbook is password-protected; remove the password and send it again.",
+      );
     }
     const lNameLen = u16(b, local + 26), lExtraLen = u16(b, local + 28);
-    const lx = zip64Sizes(b, local + 30 + lNameLen, local + 30 + lNameLen + lExtraLen, u32(b, local + 22), u32(b, local + 18));
+    const lx = zip64Sizes(
+      b,
+      local + 30 + lNameLen,
+      local + 30 + lNameLen + lExtraLen,
+      u32(b, local + 22),
+      u32(b, local + 18),
+    );
     entries.push({
       name,
       method: u16(b, local + 8),
@@ -155,7 +173,10 @@ export async function checkZipBomb(bytes: Uint8Array, limits: FileLimits): Promi
     const end = Math.min(bytes.length, e.dataOffset + e.compressedSize);
     let size: number;
     try {
-      size = await inflatedSize(bytes.subarray(e.dataOffset, end), Math.min(limits.maxEntryBytes, e.declaredSize));
+      size = await inflatedSize(
+        bytes.subarray(e.dataOffset, end),
+        Math.min(limits.maxEntryBytes, e.declaredSize),
+      );
     } catch {
       throw corrupt(`${e.name} does not inflate`);
     }
@@ -175,13 +196,17 @@ function checkEntrySize(name: string, size: number, compressed: number, limits: 
   if (size > limits.maxEntryBytes) {
     throw new FileRefusedError(
       "zip_entry_too_large",
-      `The workbook part ${name} unpacks to more than ${formatBytes(limits.maxEntryBytes)}, over the limit.`,
+      `The workbook part ${name} unpacks to more than ${
+        formatBytes(limits.maxEntryBytes)
+      }, over the limit.`,
     );
   }
   if (size > RATIO_MIN_BYTES && size > compressed * limits.maxCompressionRatio) {
     throw new FileRefusedError(
       "zip_ratio",
-      `The workbook part ${name} expands ${Math.round(size / Math.max(compressed, 1))} times when unpacked (limit ${limits.maxCompressionRatio}); it looks like a zip bomb.`,
+      `The workbook part ${name} expands ${
+        Math.round(size / Math.max(compressed, 1))
+      } times when unpacked (limit ${limits.maxCompressionRatio}); it looks like a zip bomb.`,
     );
   }
 }
@@ -190,7 +215,9 @@ function checkTotal(total: number, limits: FileLimits) {
   if (total > limits.maxUncompressedBytes) {
     throw new FileRefusedError(
       "zip_too_large",
-      `The workbook unpacks to more than ${formatBytes(limits.maxUncompressedBytes)}, over the limit.`,
+      `The workbook unpacks to more than ${
+        formatBytes(limits.maxUncompressedBytes)
+      }, over the limit.`,
     );
   }
 }
