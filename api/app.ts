@@ -10,12 +10,16 @@ import { handleError } from "./http/errors.ts";
 import { serveSpa } from "./http/spa.ts";
 import { authRoutes } from "./routes/auth/routes.ts";
 import { healthRoutes } from "./routes/health/routes.ts";
+import { accountRoutes } from "./routes/accounts/routes.ts";
+import { homeStatsRoutes } from "./routes/home_stats/routes.ts";
 
 /** The API routes alone; their type is the contract the web app calls through. */
 function apiRoutes() {
   return new Hono<AppEnv>()
     .route("/auth", authRoutes)
-    .route("/health", healthRoutes);
+    .route("/health", healthRoutes)
+    .route("/api/accounts", accountRoutes)
+    .route("/api/order-tracking/list/update-stats", homeStatsRoutes);
 }
 
 /** The routes' type for `hc<AppType>()`. */

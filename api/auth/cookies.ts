@@ -31,8 +31,14 @@ export function setSessionCookies(c: Context, tokens: TokenPair, username: strin
     path: REFRESH_PATH,
     maxAge: REFRESH_TOKEN_SECONDS,
   });
+  setUsernameCookie(c, username);
+}
+
+/** Sets only the readable `X-Username` cookie (after a rename; it carries no authority). */
+export function setUsernameCookie(c: Context, username: string): void {
   setCookie(c, USERNAME_COOKIE, encodeURIComponent(username), {
-    ...base,
+    secure: isHttps(c),
+    sameSite: "Strict",
     path: "/",
     maxAge: REFRESH_TOKEN_SECONDS,
   });
