@@ -1,6 +1,38 @@
-import { PlaceholderPage } from "../../components/placeholder_page.tsx";
+import { Button, Card, Container, Flex, Heading, Text } from "@radix-ui/themes";
+import { useEffect, useState } from "react";
+import { Link } from "wouter";
+import { fetchUserCount } from "../../api/accounts.ts";
 
-/** Admin: built by a later issue; the route, guard and menu entry exist already. */
+/** /admin: the number of users and the way to manage them. */
 export default function AdminPage() {
-  return <PlaceholderPage title="Admin" />;
+  const [count, setCount] = useState<number | null>(null);
+
+  useEffect(() => {
+    let current = true;
+    fetchUserCount()
+      .then((value) => current && setCount(value))
+      .catch((error) => console.error("Error fetching data", error));
+    return () => {
+      current = false;
+    };
+  }, []);
+
+  return (
+    <Container size="3" p="4">
+      <Heading as="h1" mb="4">Admin Dashboard</Heading>
+      <Card size="3" style={{ maxWidth: 360 }}>
+        <Flex direction="column" gap="3">
+          <Text as="p" size="2" color="gray" id="user-count-label">Number of Users</Text>
+          <Text as="p" size="8" weight="bold" aria-labelledby="user-count-label" role="status">
+            {count ?? "…"}
+          </Text>
+          <Flex>
+            <Button asChild>
+              <Link href="/admin/manage/users">Manage Users</Link>
+            </Button>
+          </Flex>
+        </Flex>
+      </Card>
+    </Container>
+  );
 }

@@ -1,6 +1,181 @@
-import { PlaceholderPage } from "../../components/placeholder_page.tsx";
+import {
+  Badge,
+  Button,
+  Card,
+  Container,
+  Flex,
+  Grid,
+  Heading,
+  SegmentedControl,
+  Table,
+  Text,
+} from "@radix-ui/themes";
+import { useEffect, useState } from "react";
+import { Link } from "wouter";
+import { deleteUser, fetchUsers, type UserAccount } from "../../api/accounts.ts";
+import { Loading } from "../../components/loading.tsx";
+import { DESKTOP_MIN_WIDTH, useMinWidth } from "../../components/use_min_width.ts";
+import { DeleteUserDialog } from "./delete_user_dialog.tsx";
 
-/** Manage Users: built by a later issue; the route, guard and menu entry exist already. */
+export const NO_USERS_CARDS = "No users found.";
+export const NO_USERS_TABLE = "No results.";
+
+type ViewMode = "table" | "cards";
+
+const fullName = (user: UserAccount) => [user.firstName, user.lastName].filter(Boolean).join(" ");
+const yesNo = (on: boolean) => (on ? "Yes" : "No");
+
+function RowActions(
+  { user, onDelete }: { user: UserAccount; onDelete: (user: UserAccount) => void },
+) {
+  return (
+    <Flex gap="2">
+      <Button asChild size="1" variant="soft" aria-label={`Edit ${user.username}`}>
+        <Link href={`/admin/manage/users/edit/${user.userId}`}>Edit</Link>
+      </Button>
+      <Button
+        size="1"
+        variant="soft"
+        color="red"
+        aria-label={`Delete ${user.username}`}
+        onClick={() => onDelete(user)}
+      >
+        Delete
+      </Button>
+    </Flex>
+  );
+}
+
+function UsersTable(
+  { users, onDelete }: { users: UserAccount[]; onDelete: (user: UserAccount) => void },
+) {
+  return (
+    <Table.Root variant="surface" aria-label="Users">
+      <Table.Header>
+        <Table.Row>
+          <Table.ColumnHeaderCell>Username</Table.ColumnHeaderCell>
+          <Table.ColumnHeaderCell>Name</Table.ColumnHeaderCell>
+          <Table.ColumnHeaderCell>Email</Table.ColumnHeaderCell>
+          <Table.ColumnHeaderCell>Role</Table.ColumnHeaderCell>
+          <Table.ColumnHeaderCell>Active</Table.ColumnHeaderCell>
+          <Table.ColumnHeaderCell>Actions</Table.ColumnHeaderCell>
+        </Table.Row>
+      </Table.Header>
+      <Table.Body>
+        {users.length === 0 && (
+          <Table.Row>
+            <Table.Cell colSpan={6}>{NO_USERS_TABLE}</Table.Cell>
+          </Table.Row>
+        )}
+        {users.map((user) => (
+          <Table.Row key={user.userId}>
+            <Table.RowHeaderCell>{user.username}</Table.RowHeaderCell>
+            <Table.Cell>{fullName(user)}</Table.Cell>
+            <Table.Cell>{user.email}</Table.Cell>
+            <Table.Cell>{user.isAdmin ? "Admin" : "User"}</Table.Cell>
+            <Table.Cell>{yesNo(user.activeStatus)}</Table.Cell>
+            <Table.Cell>
+              <RowActions user={user} onDelete={onDelete} />
+            </Table.Cell>
+          </Table.Row>
+        ))}
+      </Table.Body>
+    </Table.Root>
+  );
+}
+
+function UserCards(
+  { users, onDelete }: { users: UserAccount[]; onDelete: (user: UserAccount) => void },
+) {
+  if (users.length === 0) return <Text as="p" color="gray">{NO_USERS_CARDS}</Text>;
+  return (
+    <Grid columns={{ initial: "1", sm: "2" }} gap="3">
+      {users.map((user) => (
+        <Card key={user.userId} asChild>
+          <article aria-label={user.username}>
+            <Flex direction="column" gap="2">
+              <Flex justify="between" align="center" gap="2">
+                <Heading as="h2" size="4">{user.username}</Heading>
+                <Badge color={user.isAdmin ? "indigo" : "gray"}>
+                  {user.isAdmin ? "Admin" : "User"}
+                </Badge>
+              </Flex>
+              {fullName(user) && <Text size="2">{fullName(user)}</Text>}
+              <Text size="2" color="gray">{user.email}</Text>
+              <Text size="2">Active: {yesNo(user.activeStatus)}</Text>
+              <RowActions user={user} onDelete={onDelete} />
+            </Flex>
+          </article>
+        </Card>
+      ))}
+    </Grid>
+  );
+}
+
+/**
+ * /admin/manage/users: a table from 1024 px with a table/cards toggle, cards only below it.
+ */
 export default function UsersPage() {
-  return <PlaceholderPage title="Manage Users" />;
+  const desktop = useMinWidth(DESKTOP_MIN_WIDTH);
+  const [mode, setMode] = useState<ViewMode>("table");
+  const [users, setUsers] = useState<UserAccount[] | null>(null);
+  const [toDelete, setToDelete] = useState<UserAccount | null>(null);
+
+  useEffect(() => {
+    let current = true;
+    fetchUsers()
+      .then((list) => current && setUsers(list))
+      .catch((error) => {
+        console.error("Error fetching data", error);
+        if (current) setUsers([]);
+      });
+    return () => {
+      current = false;
+    };
+  }, []);
+
+  const confirmDelete = async (user: UserAccount) => {
+    try {
+      await deleteUser(user.userId);
+    } catch (error) {
+      console.error("Delete failed", error);
+      throw error;
+    }
+    setUsers((old) => old?.filter((row) => row.userId !== user.userId) ?? null);
+    setToDelete(null);
+  };
+
+  const view = desktop ? mode : "cards";
+  return (
+    <Container size="4" p="4">
+      <Flex justify="between" align="center" gap="3" mb="4" wrap="wrap">
+        <Heading as="h1">Manage Users</Heading>
+        <Flex gap="3" align="center">
+          {desktop && (
+            <SegmentedControl.Root
+              value={mode}
+              onValueChange={(value) => setMode(value as ViewMode)}
+              aria-label="View"
+            >
+              <SegmentedControl.Item value="table">Table</SegmentedControl.Item>
+              <SegmentedControl.Item value="cards">Cards</SegmentedControl.Item>
+            </SegmentedControl.Root>
+          )}
+          <Button asChild>
+            <Link href="/admin/manage/users/edit/0">Add User</Link>
+          </Button>
+        </Flex>
+      </Flex>
+      {users === null
+        ? <Loading label="Loading users" />
+        : view === "table"
+        ? <UsersTable users={users} onDelete={setToDelete} />
+        : <UserCards users={users} onDelete={setToDelete} />}
+      <DeleteUserDialog
+        user={toDelete}
+        onCancel={() => setToDelete(null)}
+        onConfirm={confirmDelete}
+      />
+    </Container>
+  );
 }
