@@ -89,10 +89,10 @@ Deno.test("account page", async (t) => {
       await page.getByRole("form", { name: "First Name" }).getByRole("button", { name: "Save" })
         .click();
       assert.deepEqual((await sent).postDataJSON(), {
-        UserID: waltId,
-        Email: "walter@test.local",
-        FirstName: "Walter",
-        LastName: "White",
+        userId: waltId,
+        email: "walter@test.local",
+        firstName: "Walter",
+        lastName: "White",
       });
       await page.waitForFunction(() =>
         [...document.querySelectorAll("input")].some((input) => input.value === "W.")

@@ -6,9 +6,13 @@ import type {
 } from "../../../shared/contract/accounts.ts";
 import type { EnabledColumns } from "../../../shared/contract/order_columns.ts";
 import type { UpdateStatsRow } from "../../../shared/contract/home_stats.ts";
-import { apiFetch, isSuccess, postJson, readErrorMessage, readJson } from "./http.ts";
+import type { ClientResponse } from "hono/client";
+import { api } from "./client.ts";
+import { isSuccess, readErrorMessage, readJson, type ResponseLike } from "./http.ts";
 
 export type { OrderTrackingSettings, UpdateStatsRow, UserAccount, UserInfo };
+
+const accounts = api.api.accounts;
 
 /** A call that did not answer 200/204: its status and the server's message. */
 export class RequestError extends Error {
@@ -17,60 +21,50 @@ export class RequestError extends Error {
   }
 }
 
-async function failure(response: Response): Promise<RequestError> {
-  const message = (await readErrorMessage(response)) ?? `Request failed (${response.status}).`;
-  return new RequestError(response.status, message);
-}
-
-/** GETs JSON, throwing a {@link RequestError} on any status but 200/204. */
-async function getJson<T>(path: string): Promise<T> {
-  const response = await apiFetch(path);
-  if (!isSuccess(response)) throw await failure(response);
-  return (await readJson<T>(response)) as T;
-}
-
-/** POSTs JSON and reads the answer, throwing a {@link RequestError} on any status but 200/204. */
-async function postForJson<T>(path: string, body?: unknown): Promise<T> {
-  const response = await postJson(path, body);
-  if (!isSuccess(response)) throw await failure(response);
+/**
+ * Waits for a call and reads its JSON answer; any status but 200/204 throws a
+ * {@link RequestError} carrying the server's message.
+ */
+// deno-lint-ignore no-explicit-any
+async function answer<T>(call: Promise<ClientResponse<T, any, any>>): Promise<T> {
+  const response = await call;
+  if (!isSuccess(response)) {
+    const message = (await readErrorMessage(response)) ?? `Request failed (${response.status}).`;
+    throw new RequestError(response.status, message);
+  }
   return (await readJson<T>(response)) as T;
 }
 
 /** GET /api/order-tracking/list/update-stats */
 export function fetchUpdateStats(): Promise<UpdateStatsRow[]> {
-  return getJson("/api/order-tracking/list/update-stats");
+  return answer(api.api["order-tracking"].list["update-stats"].$get());
 }
 
 /** GET /api/accounts/user-info/{username} */
 export function fetchUserInfo(username: string): Promise<UserInfo> {
-  return getJson(`/api/accounts/user-info/${encodeURIComponent(username)}`);
+  return answer(accounts["user-info"][":username"].$get({ param: { username } }));
 }
 
 /** GET /api/accounts/order-tracking-settings?userId= */
 export function fetchSettings(userId: number): Promise<OrderTrackingSettings> {
-  return getJson(`/api/accounts/order-tracking-settings?userId=${userId}`);
+  return answer(
+    accounts["order-tracking-settings"].$get({ query: { userId: String(userId) } }),
+  );
 }
 
 /** POST /api/accounts/update/order-tracking-settings; the answer holds the stored columns. */
-export function saveSettings(settings: {
-  id: number;
-  userId: number;
-  enabledColumns: EnabledColumns;
-}): Promise<OrderTrackingSettings> {
-  return postForJson("/api/accounts/update/order-tracking-settings", settings);
+export function saveSettings(
+  settings: { id: number; userId: number; enabledColumns: EnabledColumns },
+): Promise<OrderTrackingSettings> {
+  return answer(accounts.update["order-tracking-settings"].$post({ json: settings }));
 }
 
-/** POST /api/accounts/update/user-info with the contract's keys. */
+/** POST /api/accounts/update/user-info; answers the saved e-mail and names. */
 export function updateUserInfo(
   userId: number,
   fields: { email: string; firstName: string; lastName: string },
 ): Promise<UserInfo> {
-  return postForJson("/api/accounts/update/user-info", {
-    UserID: userId,
-    Email: fields.email,
-    FirstName: fields.firstName,
-    LastName: fields.lastName,
-  });
+  return answer(accounts.update["user-info"].$post({ json: { userId, ...fields } }));
 }
 
 /** POST /api/accounts/update/username; the caller reads the status (200/204 is success). */
@@ -78,39 +72,30 @@ export function updateUsername(
   userId: number,
   oldUsername: string,
   newUsername: string,
-): Promise<Response> {
-  return postJson("/api/accounts/update/username", {
-    UserID: userId,
-    OldUsername: oldUsername,
-    NewUsername: newUsername,
-  });
+): Promise<ResponseLike> {
+  return accounts.update.username.$post({ json: { userId, oldUsername, newUsername } });
 }
 
 /** POST /api/accounts/update/password; the caller reads the status (200/204 is success). */
 export function updatePassword(
   request: { userId: number; username: string; oldPassword: string; newPassword: string },
-): Promise<Response> {
-  return postJson("/api/accounts/update/password", {
-    UserID: request.userId,
-    Username: request.username,
-    OldPassword: request.oldPassword,
-    NewPassword: request.newPassword,
-  });
+): Promise<ResponseLike> {
+  return accounts.update.password.$post({ json: request });
 }
 
 /** GET /api/accounts/count */
 export function fetchUserCount(): Promise<number> {
-  return getJson("/api/accounts/count");
+  return answer(accounts.count.$get());
 }
 
 /** GET /api/accounts/list */
 export function fetchUsers(): Promise<UserAccount[]> {
-  return getJson("/api/accounts/list");
+  return answer(accounts.list.$get());
 }
 
 /** GET /api/accounts/user/{userId} */
 export function fetchUser(userId: number): Promise<UserAccount> {
-  return getJson(`/api/accounts/user/${userId}`);
+  return answer(accounts.user[":id"].$get({ param: { id: String(userId) } }));
 }
 
 /** The user form as sent: userId 0 creates; a blank password keeps (or leaves unset) the old one. */
@@ -131,11 +116,10 @@ export interface SaveUser {
 
 /** POST /api/accounts/update/user; answers the saved user. */
 export function saveUser(user: SaveUser): Promise<UserAccount> {
-  return postForJson("/api/accounts/update/user", user);
+  return answer(accounts.update.user.$post({ json: user }));
 }
 
 /** POST /api/accounts/delete/{userId} */
 export async function deleteUser(userId: number): Promise<void> {
-  const response = await postJson(`/api/accounts/delete/${userId}`);
-  if (!isSuccess(response)) throw await failure(response);
+  await answer(accounts.delete[":id"].$post({ param: { id: String(userId) } }));
 }

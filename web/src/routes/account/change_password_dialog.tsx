@@ -1,7 +1,8 @@
-import { Button, Callout, Dialog, Flex, Text, TextField } from "@radix-ui/themes";
+import { Button, Dialog, Flex, Text, TextField } from "@radix-ui/themes";
 import { type FormEvent, useId, useState } from "react";
 import { updatePassword } from "../../api/accounts.ts";
 import { isSuccess, readErrorMessage } from "../../api/http.ts";
+import { ErrorAlert } from "../../components/error_alert.tsx";
 
 interface Props {
   userId: number;
@@ -105,11 +106,7 @@ export function ChangePasswordDialog({ userId, username, onChanged }: Props) {
         </Dialog.Description>
         <form noValidate onSubmit={onSubmit}>
           <Flex direction="column" gap="3">
-            {failure && (
-              <Callout.Root color="red" role="alert">
-                <Callout.Text>{failure}</Callout.Text>
-              </Callout.Root>
-            )}
+            {failure && <ErrorAlert>{failure}</ErrorAlert>}
             <PasswordField
               label="Current Password"
               autoComplete="current-password"

@@ -1,8 +1,9 @@
-import { Button, Callout, Dialog, Flex } from "@radix-ui/themes";
+import { Button, Dialog, Flex } from "@radix-ui/themes";
 import { type FormEvent, useState } from "react";
 import { updateUsername } from "../../api/accounts.ts";
 import { isSuccess, readErrorMessage } from "../../api/http.ts";
 import { TextField } from "../../components/text_field.tsx";
+import { ErrorAlert } from "../../components/error_alert.tsx";
 
 interface Props {
   userId: number;
@@ -62,11 +63,7 @@ export function ChangeUsernameDialog({ userId, username, onChanged }: Props) {
         </Dialog.Description>
         <form noValidate onSubmit={onSubmit}>
           <Flex direction="column" gap="3">
-            {failure && (
-              <Callout.Root color="red" role="alert">
-                <Callout.Text>{failure}</Callout.Text>
-              </Callout.Root>
-            )}
+            {failure && <ErrorAlert>{failure}</ErrorAlert>}
             <TextField
               label="Username"
               autoComplete="username"

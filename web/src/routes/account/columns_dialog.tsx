@@ -1,10 +1,11 @@
-import { Button, Callout, Dialog, Flex, Grid, Switch, Text } from "@radix-ui/themes";
+import { Box, Button, Dialog, Flex, Grid, Switch, Text } from "@radix-ui/themes";
 import { useState } from "react";
 import {
   type EnabledColumns,
   ORDER_TRACKING_COLUMNS,
   type OrderTrackingColumn,
 } from "../../../../shared/contract/order_columns.ts";
+import { ErrorAlert } from "../../components/error_alert.tsx";
 
 interface Props {
   columns: EnabledColumns;
@@ -53,9 +54,9 @@ export function ColumnsDialog({ columns, onToggle, onSave }: Props) {
           Select which columns you want on your default view
         </Dialog.Description>
         {failure && (
-          <Callout.Root color="red" role="alert" mb="3">
-            <Callout.Text>{failure}</Callout.Text>
-          </Callout.Root>
+          <Box mb="3">
+            <ErrorAlert>{failure}</ErrorAlert>
+          </Box>
         )}
         <Grid columns="3" gap="3" data-testid="column-switches">
           {ORDER_TRACKING_COLUMNS.map((column) => (

@@ -1,6 +1,7 @@
-import { AlertDialog, Button, Callout, Flex } from "@radix-ui/themes";
+import { AlertDialog, Box, Button, Flex } from "@radix-ui/themes";
 import { useState } from "react";
 import type { UserAccount } from "../../api/accounts.ts";
+import { ErrorAlert } from "../../components/error_alert.tsx";
 
 interface Props {
   /** The user to delete; null keeps the dialog closed. */
@@ -45,9 +46,9 @@ export function DeleteUserDialog({ user, onCancel, onConfirm }: Props) {
           Are you sure you want to delete "{user?.username}"?
         </AlertDialog.Description>
         {failure && (
-          <Callout.Root color="red" role="alert" mt="3">
-            <Callout.Text>{failure}</Callout.Text>
-          </Callout.Root>
+          <Box mt="3">
+            <ErrorAlert>{failure}</ErrorAlert>
+          </Box>
         )}
         <Flex justify="end" gap="3" mt="4">
           <AlertDialog.Cancel>

@@ -1,15 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import {
-  Button,
-  Callout,
-  Card,
-  Container,
-  Flex,
-  Grid,
-  Heading,
-  Switch,
-  Text,
-} from "@radix-ui/themes";
+import { Button, Card, Container, Flex, Grid, Heading, Switch, Text } from "@radix-ui/themes";
 import { useEffect, useState } from "react";
 import { type Control, Controller, useForm } from "react-hook-form";
 import { Link, useLocation, useParams } from "wouter";
@@ -22,6 +12,7 @@ import { fetchUser, saveUser, type UserAccount } from "../../api/accounts.ts";
 import { Loading } from "../../components/loading.tsx";
 import { TextField } from "../../components/text_field.tsx";
 import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
+import { ErrorAlert } from "../../components/error_alert.tsx";
 
 /** The user form's save feedback lasts 2000 ms (spec part 1, section 4). */
 export const USER_SAVE_RESET_MS = 2000;
@@ -141,20 +132,12 @@ export default function UserEditPage() {
       {loading
         ? <Loading label="Loading user" />
         : loadFailure
-        ? (
-          <Callout.Root color="red" role="alert">
-            <Callout.Text>{loadFailure}</Callout.Text>
-          </Callout.Root>
-        )
+        ? <ErrorAlert>{loadFailure}</ErrorAlert>
         : (
           <Card size="3">
             <form noValidate onSubmit={handleSubmit(onSubmit)}>
               <Flex direction="column" gap="4">
-                {saveFailure && (
-                  <Callout.Root color="red" role="alert">
-                    <Callout.Text>{saveFailure}</Callout.Text>
-                  </Callout.Root>
-                )}
+                {saveFailure && <ErrorAlert>{saveFailure}</ErrorAlert>}
                 <Grid columns={{ initial: "1", sm: "2" }} gap="3">
                   <TextField
                     label="Username"
