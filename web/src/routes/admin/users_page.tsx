@@ -9,6 +9,7 @@ import {
   SegmentedControl,
   Table,
   Text,
+  VisuallyHidden,
 } from "@radix-ui/themes";
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
@@ -50,7 +51,11 @@ function UsersTable(
   { users, onDelete }: { users: UserAccount[]; onDelete: (user: UserAccount) => void },
 ) {
   return (
-    <Table.Root variant="surface" aria-label="Users">
+    <Table.Root variant="surface">
+      {/* Names the table itself (Table.Root's props land on its wrapper). */}
+      <VisuallyHidden asChild>
+        <caption>Users</caption>
+      </VisuallyHidden>
       <Table.Header>
         <Table.Row>
           <Table.ColumnHeaderCell>Username</Table.ColumnHeaderCell>

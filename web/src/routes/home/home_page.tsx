@@ -1,4 +1,13 @@
-import { Card, Container, Flex, Grid, Heading, Table, Text } from "@radix-ui/themes";
+import {
+  Card,
+  Container,
+  Flex,
+  Grid,
+  Heading,
+  Table,
+  Text,
+  VisuallyHidden,
+} from "@radix-ui/themes";
 import { useEffect, useState } from "react";
 import { fetchUpdateStats, type UpdateStatsRow } from "../../api/accounts.ts";
 import { Loading } from "../../components/loading.tsx";
@@ -8,7 +17,11 @@ export const NO_STATS = "No stats available for the past 24 hours.";
 
 function StatsTable({ rows }: { rows: UpdateStatsRow[] }) {
   return (
-    <Table.Root variant="surface" aria-label="Stats for the past 24 hours">
+    <Table.Root variant="surface">
+      {/* Names the table itself (Table.Root's props land on its wrapper). */}
+      <VisuallyHidden asChild>
+        <caption>Stats for the past 24 hours</caption>
+      </VisuallyHidden>
       <Table.Header>
         <Table.Row>
           <Table.ColumnHeaderCell>Source Name</Table.ColumnHeaderCell>
