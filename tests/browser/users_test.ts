@@ -127,6 +127,10 @@ Deno.test("admin dashboard and user management", async (t) => {
       assert.deepEqual(row, { orderUser: true, active: true, hash: null, firstName: "Cleo" });
       // A second save edits the user just made instead of creating another.
       await page.getByRole("heading", { name: "Edit User" }).waitFor();
+      const [{ id }] = await db.query<{ id: number }>(
+        "select id from users where username = 'cleo'",
+      );
+      assert.equal(pathOf(page.url()), `/admin/manage/users/edit/${id}`);
       await page.getByRole("textbox", { name: "Last Name" }).fill("Patra");
       await saveButton(page).click();
       await page.getByRole("button", { name: "Saved!" }).waitFor();

@@ -109,6 +109,8 @@ export default function UserEditPage() {
     const ok = await run(async () => {
       try {
         const saved = await saveUser({ ...values, userId });
+        // The address names the user just made, so a reload edits it instead of creating again.
+        if (userId === 0) navigate(`${USERS_PATH}/edit/${saved.userId}`, { replace: true });
         setUserId(saved.userId);
         reset(formOf(saved));
       } catch (error) {
