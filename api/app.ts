@@ -12,6 +12,8 @@ import { authRoutes } from "./routes/auth/routes.ts";
 import { healthRoutes } from "./routes/health/routes.ts";
 import { accountRoutes } from "./routes/accounts/routes.ts";
 import { homeStatsRoutes } from "./routes/home_stats/routes.ts";
+import { emailSourceRoutes } from "./routes/email_sources/routes.ts";
+import { importRunRoutes } from "./routes/import_runs/routes.ts";
 
 /** The API routes alone; their type is the contract the web app calls through. */
 function apiRoutes() {
@@ -19,7 +21,9 @@ function apiRoutes() {
     .route("/auth", authRoutes)
     .route("/health", healthRoutes)
     .route("/api/accounts", accountRoutes)
-    .route("/api/order-tracking/list/update-stats", homeStatsRoutes);
+    .route("/api/order-tracking/list/update-stats", homeStatsRoutes)
+    .route("/api/email-sources", emailSourceRoutes)
+    .route("/api/import-runs", importRunRoutes);
 }
 
 /** The routes' type for `hc<AppType>()`. */

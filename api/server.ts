@@ -10,6 +10,7 @@ import { migrate } from "./db/migrate.ts";
 import { ensureFirstAdmin } from "./auth/bootstrap.ts";
 import { loadSecretKey, secretBox } from "./secrets.ts";
 import { systemMailer } from "./mail/system_mail.ts";
+import { type JobsHandle, startJobs } from "./jobs/runner.ts";
 
 /** A running server. */
 export interface RunningServer {
@@ -46,7 +47,9 @@ export async function openDeps(
 }
 
 /**
- * Starts the HTTP server on `config.HOST:config.PORT` (port 0 picks a free one).
+ * Starts the HTTP server on `config.HOST:config.PORT` (port 0 picks a free one), and the
+ * background jobs (mailbox polls, import runs) unless `jobs` is false: tests that poll
+ * synchronously with `pollMailbox` turn them off.
  *
  * @example
  * const server = await startServer(loadConfig(), { webDist: "web/dist" });
@@ -54,9 +57,10 @@ export async function openDeps(
  */
 export async function startServer(
   config: Config,
-  options: { webDist?: string; log?: (line: string) => void } = {},
+  options: { webDist?: string; log?: (line: string) => void; jobs?: boolean } = {},
 ): Promise<RunningServer> {
   const deps = await openDeps(config, options.log);
+  const jobs: JobsHandle | null = options.jobs === false ? null : startJobs(deps);
   const app = createApp(deps, { webDist: options.webDist });
   const server = Deno.serve(
     { hostname: config.HOST, port: config.PORT, onListen: () => {} },
@@ -69,6 +73,7 @@ export async function startServer(
     deps,
     async shutdown() {
       await server.shutdown();
+      await jobs?.stop();
       await deps.db.close();
     },
   };

@@ -66,19 +66,21 @@ async function freshPostgresDatabase(url: string): Promise<{ url: string; drop()
 }
 
 /**
- * Starts a server on a fresh database with user `admin` / `ADMIN_PASSWORD`.
+ * Starts a server on a fresh database with user `admin` / `ADMIN_PASSWORD`, without background
+ * jobs unless `jobs` is true.
  *
  * @example
  * const t = await startTestServer();
  * try { await fetch(`${t.url}/health`); } finally { await t.close(); }
  */
 export async function startTestServer(
-  options: { env?: Record<string, string> } = {},
+  options: { env?: Record<string, string>; jobs?: boolean } = {},
 ): Promise<TestServer> {
   let config = testConfig(options.env);
   const database = config.DATABASE_URL ? await freshPostgresDatabase(config.DATABASE_URL) : null;
   if (database) config = { ...config, DATABASE_URL: database.url };
-  const server = await startServer(config, { webDist, log: () => {} });
+  // Background jobs only when asked: most tests poll and process synchronously.
+  const server = await startServer(config, { webDist, log: () => {}, jobs: options.jobs ?? false });
   const { db } = server.deps;
   return {
     url: server.url,

@@ -1,0 +1,65 @@
+/** Opens an IMAP session to a source's incoming server (password login, or XOAUTH2 for MSAL). */
+import { ImapFlow } from "imapflow";
+import type { Config } from "../config.ts";
+import type { MailAccount } from "../routes/email_sources/queries.ts";
+import { imapEndpoint, mailLogin } from "../mail/endpoints.ts";
+import { tlsCaOption } from "../mail/tls.ts";
+
+/**
+ * Connects and logs in; a failure says which server and why, never the secret.
+ *
+ * @example
+ * const client = await connectImap(config, account);
+ * try { await client.mailboxOpen("INBOX"); } finally { await client.logout(); }
+ */
+export async function connectImap(config: Config, account: MailAccount): Promise<ImapFlow> {
+  const endpoint = imapEndpoint(account);
+  const login = await mailLogin(config, account);
+  const client = new ImapFlow({
+    host: endpoint.host,
+    port: endpoint.port,
+    secure: endpoint.tls === "implicit",
+    doSTARTTLS: endpoint.tls === "starttls" ? true : endpoint.tls === "none" ? false : undefined,
+    auth: login.kind === "password"
+      ? { user: login.user, pass: login.pass }
+      : { user: login.user, accessToken: login.accessToken },
+    tls: { ca: await tlsCaOption(config), servername: endpoint.host },
+    logger: false,
+    connectionTimeout: 15_000,
+    greetingTimeout: 15_000,
+    socketTimeout: 5 * 60_000,
+    // The poll reads each mailbox in one pass; there is nothing to wait for in between.
+    disableAutoIdle: true,
+  });
+  // Without a listener a socket error is an unhandled 'error' event and ends the process; the
+  // pending command fails anyway, and the poll reconnects.
+  client.on("error", () => {});
+  try {
+    await client.connect();
+  } catch (error) {
+    client.close();
+    throw new Error(describeImapError(error, `${endpoint.host}:${endpoint.port}`, account.secret));
+  }
+  return client;
+}
+
+/** A readable reason for a failed IMAP connection or login. */
+export function describeImapError(error: unknown, where: string, secret = ""): string {
+  const e = error as {
+    authenticationFailed?: boolean;
+    code?: string;
+    message?: string;
+    responseText?: string;
+  };
+  let text: string;
+  if (e.authenticationFailed) {
+    text = `The incoming server ${where} refused the login${
+      e.responseText ? `: ${e.responseText}` : "."
+    }`;
+  } else if (["ECONNREFUSED", "ENOTFOUND", "ETIMEDOUT", "EHOSTUNREACH"].includes(e.code ?? "")) {
+    text = `Could not reach the incoming server ${where} (${e.code}).`;
+  } else {
+    text = `The incoming server ${where} failed: ${e.responseText ?? e.message ?? String(error)}`;
+  }
+  return secret ? text.replaceAll(secret, "********") : text;
+}

@@ -1,0 +1,297 @@
+/**
+ * The import-run engine: every processed file, whatever delivered it, is stored (by sha256) and
+ * recorded as a run; the feed's `process` runs inside one transaction with the run's outcome, so
+ * a crash at any point leaves the run queued (to be processed again) and never half-applied.
+ */
+import type { Db } from "../db/client.ts";
+import type { Deps } from "../deps.ts";
+import { enqueueJob } from "../jobs/queue.ts";
+import { registerJobHandler } from "../jobs/handlers.ts";
+import {
+  feedByName,
+  type FeedName,
+  type ImportOutcome,
+  type RowError,
+  type RunTrigger,
+} from "./feeds.ts";
+
+/** The job kind that processes one queued run. */
+export const IMPORT_RUN_JOB = "import-run";
+
+/** A file to record as a run. */
+export interface NewRun {
+  feed: FeedName;
+  sourceId: number;
+  trigger: RunTrigger;
+  fileName: string;
+  /** Null records a run that failed before there was a file (e.g. no matching attachment). */
+  bytes: Uint8Array | null;
+  receivedAt?: Date;
+  mailMessageId?: number;
+  rerunOf?: number;
+  startedBy?: number;
+  warnings?: string[];
+  log?: string[];
+  /** With `bytes: null`: why the run failed. */
+  error?: string;
+}
+
+/** A run as the API shows it. */
+export interface ImportRun {
+  id: number;
+  feed: string;
+  sourceId: number;
+  trigger: RunTrigger;
+  status: "queued" | "succeeded" | "failed" | "held";
+  fileName: string;
+  fileSize: number | null;
+  sha256: string | null;
+  receivedAt: string;
+  createdAt: string;
+  finishedAt: string | null;
+  mailMessageId: number | null;
+  rerunOf: number | null;
+  counts: Record<string, number>;
+  warnings: string[];
+  error: string | null;
+  rowErrorCount: number;
+}
+
+/** A run with its row errors and log. */
+export interface ImportRunDetails extends ImportRun {
+  rowErrors: RowError[];
+  log: string[];
+}
+
+/** Hex sha256 of bytes. */
+export async function sha256Hex(bytes: Uint8Array): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Stores bytes once per content and returns the file's id. */
+export async function storeImportFile(tx: Db, bytes: Uint8Array): Promise<number> {
+  const sha = await sha256Hex(bytes);
+  const [row] = await tx.query<{ id: number }>(
+    `insert into import_files (sha256, size, bytes) values ($1, $2, $3)
+     on conflict (sha256) do update set sha256 = excluded.sha256
+     returning id`,
+    [sha, bytes.length, bytes],
+  );
+  return row.id;
+}
+
+/**
+ * Records a run inside `tx`: with bytes it is queued and a job to process it is enqueued (in the
+ * same transaction, so a committed run always gets processed); without bytes it is failed with
+ * `error` at once. Returns the run's id.
+ */
+export async function createRun(tx: Db, run: NewRun): Promise<number> {
+  const fileId = run.bytes ? await storeImportFile(tx, run.bytes) : null;
+  const [row] = await tx.query<{ id: number }>(
+    `insert into import_runs (feed, source_id, trigger, status, file_id, file_name, received_at,
+       mail_message_id, rerun_of, started_by, warnings, log, error, finished_at)
+     values ($1, $2, $3, $4, $5, $6, coalesce($7::timestamptz, now()), $8, $9, $10, $11::jsonb,
+       $12::jsonb, $13, case when $4 = 'failed' then now() end)
+     returning id`,
+    [
+      run.feed,
+      run.sourceId,
+      run.trigger,
+      fileId ? "queued" : "failed",
+      fileId,
+      run.fileName,
+      run.receivedAt?.toISOString() ?? null,
+      run.mailMessageId ?? null,
+      run.rerunOf ?? null,
+      run.startedBy ?? null,
+      JSON.stringify(run.warnings ?? []),
+      JSON.stringify(run.log ?? []),
+      fileId ? null : (run.error ?? "No file to process."),
+    ],
+  );
+  if (fileId) {
+    await enqueueJob(tx, {
+      kind: IMPORT_RUN_JOB,
+      payload: { runId: row.id },
+      dedupeKey: `import-run:${row.id}`,
+    });
+  }
+  return row.id;
+}
+
+interface QueuedRun {
+  id: number;
+  feed: FeedName;
+  sourceId: number;
+  trigger: RunTrigger;
+  status: string;
+  fileName: string;
+  receivedAt: Date | string;
+  bytes: Uint8Array | null;
+  log: string[];
+  warnings: string[];
+}
+
+const errorText = (error: unknown) => error instanceof Error ? error.message : String(error);
+
+/**
+ * Processes a queued run: the feed's `process` and the run's outcome commit together. A run
+ * that is no longer queued (another worker did it) is left alone. A feed that throws fails the
+ * run with its message; the feed's writes are rolled back. Returns the run's status.
+ */
+export async function processRun(deps: Deps, runId: number): Promise<ImportRun["status"]> {
+  try {
+    return await deps.db.transaction(async (tx) => {
+      const [run] = await tx.query<QueuedRun>(
+        `select r.id, r.feed, r.source_id as "sourceId", r.trigger, r.status,
+           r.file_name as "fileName", r.received_at as "receivedAt", f.bytes, r.log, r.warnings
+           from import_runs r left join import_files f on f.id = r.file_id
+          where r.id = $1 for update of r`,
+        [runId],
+      );
+      if (!run) throw new Error(`Import run ${runId} does not exist.`);
+      if (run.status !== "queued") return run.status as ImportRun["status"];
+      await tx.query("update import_runs set attempts = attempts + 1 where id = $1", [runId]);
+      if (!run.bytes) throw new Error("The run's file is missing.");
+      const outcome: ImportOutcome = await tx.transaction((inner) =>
+        feedByName(run.feed).process(inner, deps, {
+          runId,
+          sourceId: run.sourceId,
+          fileName: run.fileName,
+          bytes: new Uint8Array(run.bytes!),
+          trigger: run.trigger,
+          receivedAt: new Date(run.receivedAt),
+        })
+      );
+      await tx.query(
+        `update import_runs set status = $2, counts = $3::jsonb, row_errors = $4::jsonb,
+           log = $5::jsonb, error = $6, finished_at = now() where id = $1`,
+        [
+          runId,
+          outcome.status,
+          JSON.stringify(outcome.counts),
+          JSON.stringify(outcome.rowErrors),
+          JSON.stringify([...run.log, ...outcome.log]),
+          outcome.status === "failed" ? (outcome.log.at(-1) ?? "The file was rejected.") : null,
+        ],
+      );
+      return outcome.status;
+    });
+  } catch (error) {
+    if (isInfrastructureError(error)) throw error;
+    await failRun(deps.db, runId, errorText(error));
+    return "failed";
+  }
+}
+
+/** Errors of the database or the process itself: retried by the job, not blamed on the file. */
+function isInfrastructureError(error: unknown): boolean {
+  const code = (error as { code?: string })?.code ?? "";
+  // SQLSTATE classes 08 (connection), 53 (resources), 57 (operator intervention), 40 (rollback).
+  return /^(08|53|57|40)/.test(code) || code === "ECONNREFUSED" || code === "CONNECTION_CLOSED";
+}
+
+/** Marks a queued run failed with `reason` (outside any feed transaction). */
+export async function failRun(db: Db, runId: number, reason: string): Promise<void> {
+  await db.query(
+    `update import_runs set status = 'failed', error = $2,
+       log = log || jsonb_build_array($2::text), finished_at = now()
+      where id = $1 and status = 'queued'`,
+    [runId, reason],
+  );
+}
+
+/**
+ * Stores a file, records a run and processes it at once (manual upload, CLI). Returns the run.
+ *
+ * @example
+ * const run = await runImport(deps, { feed: "inventory", sourceId: 3, trigger: "upload",
+ *   fileName: "stock.csv", bytes });
+ */
+export async function runImport(deps: Deps, run: NewRun): Promise<ImportRunDetails> {
+  const runId = await deps.db.transaction((tx) => createRun(tx, run));
+  await processRun(deps, runId);
+  // The job enqueued with the run finds it done and finishes without work.
+  return await getRun(deps.db, runId);
+}
+
+/** Re-runs a run from its stored file as a new run (trigger `rerun`), processed at once. */
+export async function rerunImport(
+  deps: Deps,
+  runId: number,
+  startedBy?: number,
+): Promise<ImportRunDetails> {
+  const [old] = await deps.db.query<
+    { feed: FeedName; sourceId: number; fileName: string; bytes: Uint8Array | null }
+  >(
+    `select r.feed, r.source_id as "sourceId", r.file_name as "fileName", f.bytes
+       from import_runs r left join import_files f on f.id = r.file_id where r.id = $1`,
+    [runId],
+  );
+  if (!old) throw new Error(`Import run ${runId} does not exist.`);
+  if (!old.bytes) throw new Error(`Import run ${runId} has no stored file to run again.`);
+  return await runImport(deps, {
+    feed: old.feed,
+    sourceId: old.sourceId,
+    trigger: "rerun",
+    fileName: old.fileName,
+    bytes: new Uint8Array(old.bytes),
+    rerunOf: runId,
+    startedBy,
+    log: [`Re-run of import run ${runId}.`],
+  });
+}
+
+const RUN_COLUMNS = `r.id, r.feed, r.source_id as "sourceId", r.trigger, r.status,
+  r.file_name as "fileName", f.size as "fileSize", f.sha256, r.received_at as "receivedAt",
+  r.created_at as "createdAt", r.finished_at as "finishedAt",
+  r.mail_message_id as "mailMessageId", r.rerun_of as "rerunOf", r.counts, r.warnings, r.error,
+  jsonb_array_length(r.row_errors) as "rowErrorCount"`;
+
+type RunRow = Omit<ImportRun, "receivedAt" | "createdAt" | "finishedAt"> & {
+  receivedAt: Date | string;
+  createdAt: Date | string;
+  finishedAt: Date | string | null;
+};
+
+const toRun = (row: RunRow): ImportRun => ({
+  ...row,
+  receivedAt: new Date(row.receivedAt).toISOString(),
+  createdAt: new Date(row.createdAt).toISOString(),
+  finishedAt: row.finishedAt === null ? null : new Date(row.finishedAt).toISOString(),
+});
+
+/** Runs of a feed (and source), newest first. */
+export async function listRuns(
+  db: Db,
+  filter: { feeds: string[]; sourceId?: number; limit?: number },
+): Promise<ImportRun[]> {
+  const rows = await db.query<RunRow>(
+    `select ${RUN_COLUMNS} from import_runs r left join import_files f on f.id = r.file_id
+      where r.feed = any($1::text[]) and ($2::int is null or r.source_id = $2)
+      order by r.created_at desc, r.id desc limit $3`,
+    [filter.feeds, filter.sourceId ?? null, filter.limit ?? 100],
+  );
+  return rows.map(toRun);
+}
+
+/** One run with its row errors and log; throws when it does not exist. */
+export async function getRun(db: Db, runId: number): Promise<ImportRunDetails> {
+  const [row] = await db.query<RunRow & { rowErrors: RowError[]; log: string[] }>(
+    `select ${RUN_COLUMNS}, r.row_errors as "rowErrors", r.log
+       from import_runs r left join import_files f on f.id = r.file_id where r.id = $1`,
+    [runId],
+  );
+  if (!row) throw new Error(`Import run ${runId} does not exist.`);
+  return { ...toRun(row), rowErrors: row.rowErrors, log: row.log };
+}
+
+registerJobHandler(IMPORT_RUN_JOB, {
+  async run(deps, job) {
+    await processRun(deps, Number(job.payload.runId));
+  },
+  async onGiveUp(deps, job, error) {
+    await failRun(deps.db, Number(job.payload.runId), `Processing failed repeatedly: ${error}`);
+  },
+});

@@ -1,0 +1,42 @@
+/** What each kind of job does. Modules register their handlers at load; the runner looks them up. */
+import type { Deps } from "../deps.ts";
+import type { Job } from "./queue.ts";
+
+/** Runs one job; throwing counts as a failed attempt (retried with back-off). */
+export interface JobHandler {
+  run(deps: Deps, job: Job): Promise<void>;
+  /** Called once a job has failed its last attempt, to record the failure where users look. */
+  onGiveUp?(deps: Deps, job: Job, error: string): Promise<void>;
+}
+
+const handlers = new Map<string, JobHandler>();
+
+/** Registers the handler of `kind`. */
+export function registerJobHandler(kind: string, handler: JobHandler): void {
+  handlers.set(kind, handler);
+}
+
+/** The handler of `kind`, or undefined. */
+export function jobHandler(kind: string): JobHandler | undefined {
+  return handlers.get(kind);
+}
+
+/** Kinds with a handler in this process: a worker claims only jobs it can run. */
+export function handledKinds(): string[] {
+  return [...handlers.keys()];
+}
+
+/** Recurring schedules are produced by these, run at every tick (e.g. one poll per mailbox). */
+export type ScheduleSource = (deps: Deps) => Promise<void>;
+
+const scheduleSources: ScheduleSource[] = [];
+
+/** Registers a function that keeps some schedules in line with the data (at every tick). */
+export function registerScheduleSource(source: ScheduleSource): void {
+  scheduleSources.push(source);
+}
+
+/** The registered schedule sources. */
+export function registeredScheduleSources(): ScheduleSource[] {
+  return [...scheduleSources];
+}

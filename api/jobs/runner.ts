@@ -1,0 +1,153 @@
+/**
+ * Runs jobs in one process. `Deno.cron` only ticks (it keeps no state and fires in every
+ * process); a short timer ticks too, because the mail poll interval may be under a minute and a
+ * queued job should not wait for the next minute. A tick keeps the schedules in line, enqueues the
+ * due ones and runs due jobs until none are left.
+ */
+import type { Deps } from "../deps.ts";
+import { handledKinds, jobHandler, registeredScheduleSources } from "./handlers.ts";
+import { claimJobs, completeJob, extendLease, failJob, type Job } from "./queue.ts";
+import { enqueueDueSchedules } from "./schedules.ts";
+
+/** A name for this process's claims, e.g. `host:1234:ab12`. */
+export function workerName(): string {
+  return `${Deno.hostname()}:${Deno.pid}:${crypto.randomUUID().slice(0, 4)}`;
+}
+
+/** Options of {@link runDueJobs}. */
+export interface RunOptions {
+  worker?: string;
+  /** Only these kinds (default: every kind with a handler here). */
+  kinds?: string[];
+  /** Only these job ids. */
+  ids?: number[];
+  /** Stop after this many jobs (default: until none is due). */
+  max?: number;
+  log?: (line: string) => void;
+}
+
+/** Runs one claimed job with a lease kept alive while it runs; never throws. */
+async function runJob(deps: Deps, job: Job, worker: string, log: (line: string) => void) {
+  const lease = deps.config.JOB_LEASE_SECONDS;
+  const heartbeat = setInterval(() => {
+    extendLease(deps.db, job.id, worker, lease).catch(() => {});
+  }, Math.max(1000, (lease * 1000) / 3));
+  try {
+    const handler = jobHandler(job.kind);
+    if (!handler) throw new Error(`No handler for jobs of kind ${job.kind}.`);
+    await handler.run(deps, job);
+    await completeJob(deps.db, job.id, worker);
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    log(`Job ${job.id} (${job.kind}) attempt ${job.attempts} failed: ${message}`);
+    try {
+      const gaveUp = await failJob(deps.db, job, worker, message);
+      if (gaveUp) await jobHandler(job.kind)?.onGiveUp?.(deps, job, message);
+    } catch (recordError) {
+      // The lease runs out and another attempt follows: nothing is lost.
+      log(`Job ${job.id}: could not record the failure: ${(recordError as Error).message}`);
+    }
+  } finally {
+    clearInterval(heartbeat);
+  }
+}
+
+/**
+ * Claims and runs due jobs one at a time; returns how many ran.
+ *
+ * @example
+ * await runDueJobs(deps, { kinds: ["import-run"] }); // process what a poll enqueued
+ */
+export async function runDueJobs(deps: Deps, options: RunOptions = {}): Promise<number> {
+  const worker = options.worker ?? workerName();
+  const log = options.log ?? console.error;
+  const kinds = options.kinds ?? handledKinds();
+  let ran = 0;
+  while (options.max === undefined || ran < options.max) {
+    const [job] = await claimJobs(deps.db, {
+      worker,
+      leaseSeconds: deps.config.JOB_LEASE_SECONDS,
+      limit: 1,
+      kinds,
+      ids: options.ids,
+    });
+    if (!job) break;
+    await runJob(deps, job, worker, log);
+    ran++;
+  }
+  return ran;
+}
+
+/** One tick: schedules, then due jobs. */
+export async function tick(deps: Deps, worker: string, log: (line: string) => void) {
+  for (const source of registeredScheduleSources()) await source(deps);
+  await enqueueDueSchedules(deps.db);
+  await runDueJobs(deps, { worker, log });
+}
+
+/** Background jobs of a process. */
+export interface JobsHandle {
+  /** Ticks now (e.g. after enqueueing) instead of at the next timer. */
+  wake(): void;
+  /** Stops ticking and waits for the job in hand to finish. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts ticking: `Deno.cron` every minute and a timer every `JOBS_TICK_SECONDS`.
+ *
+ * @example
+ * const jobs = startJobs(deps);
+ * addEventListener("unload", () => jobs.stop());
+ */
+export function startJobs(
+  deps: Deps,
+  options: { log?: (line: string) => void; cron?: boolean } = {},
+): JobsHandle {
+  const log = options.log ?? console.error;
+  const worker = workerName();
+  const abort = new AbortController();
+  let running: Promise<void> | null = null;
+  let again = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const schedule = () => {
+    if (abort.signal.aborted) return;
+    clearTimeout(timer);
+    timer = setTimeout(run, deps.config.JOBS_TICK_SECONDS * 1000);
+  };
+  function run() {
+    if (abort.signal.aborted) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = tick(deps, worker, log)
+      .catch((error) => log(`Job tick failed: ${(error as Error).message}`))
+      .finally(() => {
+        running = null;
+        if (again) {
+          again = false;
+          run();
+        } else schedule();
+      });
+  }
+
+  if (options.cron ?? true) {
+    try {
+      Deno.cron(`jobs tick ${worker}`, "* * * * *", { signal: abort.signal }, run);
+    } catch (error) {
+      // Without --unstable-cron the timer alone ticks; nothing else changes.
+      log(`Deno.cron unavailable (${(error as Error).message}); ticking by timer only.`);
+    }
+  }
+  run();
+  return {
+    wake: run,
+    async stop() {
+      abort.abort();
+      clearTimeout(timer);
+      await running;
+    },
+  };
+}

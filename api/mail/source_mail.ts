@@ -1,0 +1,111 @@
+/**
+ * Sending through an e-mail source's own outgoing server (test e-mail, inventory files, vendor
+ * submissions), with a password or, for Microsoft 365, XOAUTH2.
+ */
+// @ts-types="@types/nodemailer"
+import nodemailer from "nodemailer";
+import { Buffer } from "node:buffer";
+import type { Config } from "../config.ts";
+import type { MailAccount } from "../routes/email_sources/queries.ts";
+import { mailLogin, smtpEndpoint } from "./endpoints.ts";
+import { tlsCaOption } from "./tls.ts";
+
+/** One attachment. */
+export interface OutgoingAttachment {
+  filename: string;
+  content: Uint8Array;
+  contentType?: string;
+}
+
+/** A message sent from a source; the sender is the source's e-mail address. */
+export interface SourceMessage {
+  to: string | string[];
+  cc?: string | string[];
+  bcc?: string | string[];
+  subject: string;
+  text: string;
+  html?: string;
+  attachments?: OutgoingAttachment[];
+}
+
+/** What the server accepted. */
+export interface SentResult {
+  messageId: string;
+  accepted: string[];
+  rejected: string[];
+}
+
+const address = (a: string | { address: string }) => typeof a === "string" ? a : a.address;
+
+/**
+ * Sends `message` through the source's outgoing server. Errors carry the server's reason
+ * (unreachable, refused login) and never the secret.
+ *
+ * @example
+ * await sendFromSource(config, account, { to: "a@b.c", subject: "Hi", text: "Hello" });
+ */
+export async function sendFromSource(
+  config: Config,
+  account: MailAccount,
+  message: SourceMessage,
+): Promise<SentResult> {
+  const endpoint = smtpEndpoint(account);
+  const login = account.isMsal || account.secret ? await mailLogin(config, account) : null;
+  const transport = nodemailer.createTransport({
+    host: endpoint.host,
+    port: endpoint.port,
+    secure: endpoint.tls === "implicit",
+    requireTLS: endpoint.tls === "starttls",
+    ignoreTLS: endpoint.tls === "none",
+    auth: !login
+      ? undefined
+      : login.kind === "password"
+      ? { user: login.user, pass: login.pass }
+      : { type: "OAuth2", user: login.user, accessToken: login.accessToken },
+    tls: { ca: await tlsCaOption(config), servername: endpoint.host },
+    connectionTimeout: 15_000,
+    greetingTimeout: 15_000,
+    socketTimeout: 60_000,
+  });
+  try {
+    const sent = await transport.sendMail({
+      from: account.email,
+      to: message.to,
+      cc: message.cc,
+      bcc: message.bcc,
+      subject: message.subject,
+      text: message.text,
+      html: message.html,
+      attachments: message.attachments?.map((a) => ({
+        filename: a.filename,
+        content: Buffer.from(a.content),
+        contentType: a.contentType,
+      })),
+    });
+    return {
+      messageId: sent.messageId,
+      accepted: sent.accepted.map(address),
+      rejected: sent.rejected.map(address),
+    };
+  } catch (error) {
+    throw new Error(describeSendError(error, endpoint.host, endpoint.port, account.secret));
+  } finally {
+    transport.close();
+  }
+}
+
+function describeSendError(error: unknown, host: string, port: number, secret: string): string {
+  const e = error as { code?: string; message?: string; response?: string };
+  const where = `${host}:${port}`;
+  let text: string;
+  if (e.code === "ECONNECTION" || e.code === "ETIMEDOUT" || e.code === "ESOCKET") {
+    text = `Could not reach the outgoing server ${where}: ${e.message ?? e.code}`;
+  } else if (e.code === "EAUTH") {
+    text = `The outgoing server ${where} refused the login: ${e.response ?? e.message}`;
+  } else if (e.code === "EENVELOPE") {
+    text = `The outgoing server ${where} refused the recipients: ${e.response ?? e.message}`;
+  } else {
+    text = `Sending through ${where} failed: ${e.message ?? String(error)}`;
+  }
+  return secret ? text.replaceAll(secret, "********") : text;
+}

@@ -1,0 +1,52 @@
+/**
+ * `deno task worker`: runs the background jobs (mailbox polls, import runs, schedules) without
+ * HTTP, so web and workers can be scaled apart on one PostgreSQL (DESIGN.md section 7).
+ */
+import { type Config, ConfigError, loadConfig } from "./config.ts";
+import { openDeps } from "./server.ts";
+import { startJobs } from "./jobs/runner.ts";
+// The application's modules register the feeds, job handlers and schedules when loaded.
+import "./app.ts";
+
+/** A running worker. */
+export interface RunningWorker {
+  stop(): Promise<void>;
+}
+
+/**
+ * Opens the database (migrating it) and starts ticking.
+ *
+ * @example
+ * const worker = await startWorker(loadConfig());
+ * await worker.stop();
+ */
+export async function startWorker(
+  config: Config,
+  log: (line: string) => void = console.log,
+): Promise<RunningWorker> {
+  const deps = await openDeps(config, log);
+  const jobs = startJobs(deps, { log });
+  return {
+    async stop() {
+      await jobs.stop();
+      await deps.db.close();
+    },
+  };
+}
+
+if (import.meta.main) {
+  try {
+    const worker = await startWorker(loadConfig());
+    console.log("Worker running; stop with Ctrl-C.");
+    const stop = async () => {
+      await worker.stop();
+      Deno.exit(0);
+    };
+    Deno.addSignalListener("SIGINT", stop);
+    Deno.addSignalListener("SIGTERM", stop);
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    Deno.exit(1);
+  }
+}

@@ -1,0 +1,97 @@
+/** Payloads of the /api/email-sources calls (spec part 2, sections 3, 5 and 7). */
+import { z } from "zod";
+
+/** A port field: a number, a numeric string, or empty (null). */
+const port = z.preprocess(
+  (value) => (value === "" || value === undefined ? null : value),
+  z.coerce.number({ message: "Enter a port number" }).int("Enter a port number").min(
+    1,
+    "Ports run from 1 to 65535",
+  ).max(65535, "Ports run from 1 to 65535").nullable(),
+);
+
+/** Free text that may come as null: stored as "". */
+const text = z.string().trim().nullish().transform((value) => value ?? "");
+
+/** POST /api/email-sources/email/save (and the edit form). */
+export const emailSourceSave = z.object({
+  id: z.coerce.number().int().min(0).default(0),
+  username: z.string().trim().min(1, "Required"),
+  email: z.string().trim().min(1, "Required").pipe(z.email("Enter a valid email address")),
+  /** The placeholder ("********") keeps the stored secret. */
+  password: z.string().min(3, "Required"),
+  incomingServer: text,
+  outgoingServer: text,
+  incomingPort: port,
+  outgoingPort: port,
+  ssl: z.boolean().default(true),
+  isMsal: z.boolean().default(false),
+  msalClientId: text,
+  msalTennentId: text,
+  /** Not on the spec's form; kept as stored when absent. */
+  activeStatus: z.boolean().optional(),
+});
+export type EmailSourceSave = z.input<typeof emailSourceSave>;
+
+/** GET /api/email-sources/email/{id}, and one entry of GET /api/email-sources/emails. */
+export interface EmailSource {
+  id: number;
+  username: string;
+  email: string;
+  /** "********" when a secret is stored, "" when none: never the secret itself. */
+  password: string;
+  incomingServer: string;
+  outgoingServer: string;
+  incomingPort: number | null;
+  outgoingPort: number | null;
+  ssl: boolean;
+  isMsal: boolean;
+  msalClientId: string;
+  msalTennentId: string;
+  activeStatus: boolean;
+  /** Mailbox polling: when the last poll succeeded, and the last error (null once one succeeds). */
+  lastSuccessfulPoll: string | null;
+  lastPollError: string | null;
+  lastPollErrorAt: string | null;
+}
+
+/** GET /api/email-sources/email-list: picker pairs. */
+export interface PickerPair {
+  item1: string;
+  item2: number;
+}
+
+/** What the test e-mail dialog sends as an attachment. */
+export const testEmailFile = z.object({
+  fileName: z.string().trim().min(1, "The attachment needs a file name"),
+  fileData: z.string(),
+});
+
+/** POST /api/email-sources/send-test-email */
+export const sendTestEmailRequest = z.object({
+  toEmail: z.string().trim().nullish(),
+  subjectLine: z.string().nullish(),
+  messageContent: z.string().nullish(),
+  fileData: testEmailFile.nullish(),
+  /** The whole selected source; the server sends through the stored one with this id. */
+  emailSource: z.object({ id: z.coerce.number().int().min(0) }).passthrough().nullish(),
+});
+export type SendTestEmailRequest = z.input<typeof sendTestEmailRequest>;
+
+/** The one message the dialog and the server use for missing fields. */
+export const MISSING_TEST_EMAIL_FIELDS = "Please fill in all required fields.";
+
+/** POST /api/email-sources/poll/{id} ("Check now"). */
+export interface PollResult {
+  emailSourceId: number;
+  /** False when another process was polling this mailbox at that moment. */
+  polled: boolean;
+  /** Messages looked at, claimed for a feed, ignored (no source wanted them), unreadable. */
+  seen: number;
+  matched: number;
+  ignored: number;
+  failed: number;
+  /** Import runs created. */
+  runs: number;
+  error: string | null;
+}
