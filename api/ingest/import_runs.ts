@@ -91,8 +91,8 @@ export async function createRun(tx: Db, run: NewRun): Promise<number> {
   const [row] = await tx.query<{ id: number }>(
     `insert into import_runs (feed, source_id, trigger, status, file_id, file_name, received_at,
        mail_message_id, rerun_of, started_by, warnings, log, error, finished_at)
-     values ($1, $2, $3, $4, $5, $6, coalesce($7::timestamptz, now()), $8, $9, $10, $11::jsonb,
-       $12::jsonb, $13, case when $4 = 'failed' then now() end)
+     values ($1, $2, $3, $4, $5, $6, coalesce($7::timestamptz, now()), $8, $9, $10, $11::text::jsonb,
+       $12::text::jsonb, $13, case when $4 = 'failed' then now() end)
      returning id`,
     [
       run.feed,
@@ -165,8 +165,8 @@ export async function processRun(deps: Deps, runId: number): Promise<ImportRun["
         })
       );
       await tx.query(
-        `update import_runs set status = $2, counts = $3::jsonb, row_errors = $4::jsonb,
-           log = $5::jsonb, error = $6, finished_at = now() where id = $1`,
+        `update import_runs set status = $2, counts = $3::text::jsonb, row_errors = $4::text::jsonb,
+           log = $5::text::jsonb, error = $6, finished_at = now() where id = $1`,
         [
           runId,
           outcome.status,

@@ -383,8 +383,11 @@ async function markMessage(
   uid: number,
 ): Promise<void> {
   const target = deps.config.MAIL_MOVE_TO;
-  if (target) await client.messageMove(String(uid), target, { uid: true });
-  else await client.messageFlagsAdd(String(uid), ["\\Seen"], { uid: true });
+  const done = target
+    ? await client.messageMove(String(uid), target, { uid: true })
+    : await client.messageFlagsAdd(String(uid), ["\\Seen"], { uid: true });
+  // Left unmarked in the database, the next session marks it (markPending).
+  if (!done && !client.usable) throw new Error("The connection closed before the mark.");
   await deps.db.query(
     `update mail_messages set marked_at = now()
       where email_source_id = $1 and mailbox = $2 and uidvalidity = $3::bigint and uid = $4`,

@@ -30,7 +30,7 @@ export interface NewJob {
 export async function enqueueJob(db: Db, job: NewJob): Promise<number | null> {
   const rows = await db.query<{ id: number }>(
     `insert into jobs (kind, payload, dedupe_key, run_at, max_attempts)
-     values ($1, $2::jsonb, $3, coalesce($4::timestamptz, now()), $5)
+     values ($1, $2::text::jsonb, $3, coalesce($4::timestamptz, now()), $5)
      on conflict (dedupe_key) where status in ('queued', 'running') do nothing
      returning id`,
     [

@@ -22,7 +22,7 @@ export async function syncSchedules(db: Db, kind: string, wanted: Schedule[]): P
     for (const s of wanted) {
       await tx.query(
         `insert into job_schedules (name, kind, payload, every_seconds, next_run_at)
-         values ($1, $2, $3::jsonb, $4, now())
+         values ($1, $2, $3::text::jsonb, $4, now())
          on conflict (name) do update set kind = excluded.kind, payload = excluded.payload,
            every_seconds = excluded.every_seconds,
            next_run_at = least(job_schedules.next_run_at,
@@ -55,7 +55,7 @@ export async function enqueueDueSchedules(db: Db): Promise<string[]> {
     for (const s of due) {
       // The schedule's name is the job's key: a poll still queued or running is not doubled.
       await tx.query(
-        `insert into jobs (kind, payload, dedupe_key, max_attempts) values ($1, $2::jsonb, $3, 1)
+        `insert into jobs (kind, payload, dedupe_key, max_attempts) values ($1, $2::text::jsonb, $3, 1)
          on conflict (dedupe_key) where status in ('queued', 'running') do nothing`,
         [s.kind, JSON.stringify(s.payload), s.name],
       );

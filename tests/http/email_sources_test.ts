@@ -55,29 +55,32 @@ Deno.test("e-mail sources contract", async (t) => {
       assert.equal(await server.server.deps.secrets.decrypt(row.passwordEnc), SECRET);
     });
 
-    await t.step("get answers every field with the contract's spelling, secret hidden", async () => {
-      const response = await admin.get(`/api/email-sources/email/${id}`);
-      assert.equal(response.status, 200);
-      const body = response.body as Record<string, unknown>;
-      for (
-        const key of [
-          "username",
-          "email",
-          "password",
-          "incomingServer",
-          "outgoingServer",
-          "incomingPort",
-          "outgoingPort",
-          "ssl",
-          "isMsal",
-          "msalClientId",
-          "msalTennentId",
-        ]
-      ) assert.ok(key in body, key);
-      assert.equal(body.password, "********");
-      assert.equal(body.incomingPort, 9);
-      assert.ok(!JSON.stringify(body).includes(SECRET));
-    });
+    await t.step(
+      "get answers every field with the contract's spelling, secret hidden",
+      async () => {
+        const response = await admin.get(`/api/email-sources/email/${id}`);
+        assert.equal(response.status, 200);
+        const body = response.body as Record<string, unknown>;
+        for (
+          const key of [
+            "username",
+            "email",
+            "password",
+            "incomingServer",
+            "outgoingServer",
+            "incomingPort",
+            "outgoingPort",
+            "ssl",
+            "isMsal",
+            "msalClientId",
+            "msalTennentId",
+          ]
+        ) assert.ok(key in body, key);
+        assert.equal(body.password, "********");
+        assert.equal(body.incomingPort, 9);
+        assert.ok(!JSON.stringify(body).includes(SECRET));
+      },
+    );
 
     await t.step("saving the placeholder keeps the secret; a new one replaces it", async () => {
       const keep = await admin.post("/api/email-sources/email/save", {
