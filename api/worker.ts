@@ -5,11 +5,13 @@
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { openDeps } from "./server.ts";
 import { startJobs } from "./jobs/runner.ts";
+import type { Deps } from "./deps.ts";
 // The application's modules register the feeds, job handlers and schedules when loaded.
 import "./app.ts";
 
 /** A running worker. */
 export interface RunningWorker {
+  deps: Deps;
   stop(): Promise<void>;
 }
 
@@ -27,6 +29,7 @@ export async function startWorker(
   const deps = await openDeps(config, log);
   const jobs = startJobs(deps, { log });
   return {
+    deps,
     async stop() {
       await jobs.stop();
       await deps.db.close();

@@ -135,7 +135,8 @@ export function startJobs(
 
   if (options.cron ?? true) {
     try {
-      Deno.cron(`jobs tick ${worker}`, "* * * * *", { signal: abort.signal }, run);
+      const name = `jobs tick ${worker.replace(/[^\w\s-]/g, "-")}`;
+      Deno.cron(name, "* * * * *", { signal: abort.signal }, run);
     } catch (error) {
       // Without --unstable-cron the timer alone ticks; nothing else changes.
       log(`Deno.cron unavailable (${(error as Error).message}); ticking by timer only.`);
