@@ -12,13 +12,7 @@ import type { Db } from "../../api/db/client.ts";
 import { saveEmailSource } from "../../api/routes/email_sources/queries.ts";
 import { emailSourceSave } from "../../shared/contract/email_sources.ts";
 import { generateSecretKey } from "../../api/secrets.ts";
-import {
-  addMailUser,
-  appendMessage,
-  connectImap,
-  type MailUser,
-  readServices,
-} from "../services/services.ts";
+import { addMailUser, connectImap, type MailUser, readServices } from "../services/services.ts";
 import { sourceFor, uniqueName } from "./support.ts";
 import { rawMessage } from "./messages.ts";
 import { addTestRule, setupTestFeed } from "./test_feed.ts";
