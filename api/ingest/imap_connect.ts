@@ -3,7 +3,7 @@ import { ImapFlow } from "imapflow";
 import type { Config } from "../config.ts";
 import type { MailAccount } from "../routes/email_sources/queries.ts";
 import { imapEndpoint, mailLogin } from "../mail/endpoints.ts";
-import { tlsCaOption } from "../mail/tls.ts";
+import { serverName, tlsCaOption, tlsMismatchHint } from "../mail/tls.ts";
 
 /**
  * Connects and logs in; a failure says which server and why, never the secret.
@@ -23,7 +23,7 @@ export async function connectImap(config: Config, account: MailAccount): Promise
     auth: login.kind === "password"
       ? { user: login.user, pass: login.pass }
       : { user: login.user, accessToken: login.accessToken },
-    tls: { ca: await tlsCaOption(config), servername: endpoint.host },
+    tls: { ca: await tlsCaOption(config), servername: serverName(endpoint.host) },
     logger: false,
     connectionTimeout: 15_000,
     greetingTimeout: 15_000,
@@ -56,8 +56,13 @@ export function describeImapError(error: unknown, where: string, secret = ""): s
     text = `The incoming server ${where} refused the login${
       e.responseText ? `: ${e.responseText}` : "."
     }`;
+  } else if (/unsupported authentication mechanism/i.test(e.message ?? "")) {
+    text = `The incoming server ${where} refused the login: it does not offer this ` +
+      "authentication method (XOAUTH2 for Microsoft accounts, a password otherwise).";
   } else if (["ECONNREFUSED", "ENOTFOUND", "ETIMEDOUT", "EHOSTUNREACH"].includes(e.code ?? "")) {
     text = `Could not reach the incoming server ${where} (${e.code}).`;
+  } else if (tlsMismatchHint(e.message ?? "")) {
+    text = `The incoming server ${where} failed: ${tlsMismatchHint(e.message ?? "")}.`;
   } else {
     text = `The incoming server ${where} failed: ${e.responseText ?? e.message ?? String(error)}`;
   }

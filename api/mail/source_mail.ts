@@ -8,7 +8,7 @@ import { Buffer } from "node:buffer";
 import type { Config } from "../config.ts";
 import type { MailAccount } from "../routes/email_sources/queries.ts";
 import { mailLogin, smtpEndpoint } from "./endpoints.ts";
-import { tlsCaOption } from "./tls.ts";
+import { serverName, tlsCaOption, tlsMismatchHint } from "./tls.ts";
 
 /** One attachment. */
 export interface OutgoingAttachment {
@@ -62,7 +62,7 @@ export async function sendFromSource(
       : login.kind === "password"
       ? { user: login.user, pass: login.pass }
       : { type: "OAuth2", user: login.user, accessToken: login.accessToken },
-    tls: { ca: await tlsCaOption(config), servername: endpoint.host },
+    tls: { ca: await tlsCaOption(config), servername: serverName(endpoint.host) },
     connectionTimeout: 15_000,
     greetingTimeout: 15_000,
     socketTimeout: 60_000,
@@ -104,6 +104,8 @@ function describeSendError(error: unknown, host: string, port: number, secret: s
     text = `The outgoing server ${where} refused the login: ${e.response ?? e.message}`;
   } else if (e.code === "EENVELOPE") {
     text = `The outgoing server ${where} refused the recipients: ${e.response ?? e.message}`;
+  } else if (tlsMismatchHint(e.message ?? "")) {
+    text = `Sending through ${where} failed: ${tlsMismatchHint(e.message ?? "")}.`;
   } else {
     text = `Sending through ${where} failed: ${e.message ?? String(error)}`;
   }

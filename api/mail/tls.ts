@@ -30,3 +30,17 @@ export async function tlsCaOption(config: Config): Promise<string[] | undefined>
   const extra = await extraCaPem(config);
   return extra ? [...rootCertificates, extra] : undefined;
 }
+
+/** The TLS server name for SNI: a host name, never an IP address (which TLS forbids there). */
+export function serverName(host: string): string | undefined {
+  return /^[\d.]+$/.test(host) || host.includes(":") ? undefined : host;
+}
+
+/** A hint when TLS met a server that speaks plain text on that port (the SSL switch is wrong). */
+export function tlsMismatchHint(message: string): string | null {
+  return /wrong version number|ssl3_get_record|InvalidContentType|packet length too long/i.test(
+      message,
+    )
+    ? "the server did not answer with TLS on that port (check the port and the Use SSL switch)"
+    : null;
+}
