@@ -6,6 +6,7 @@
  */
 import { Command } from "commander";
 import { registerInspect } from "./inspect.ts";
+import { registerMail } from "./mail.ts";
 
 /** Builds the commander program with every subcommand registered. */
 export function buildProgram(): Command {
@@ -15,6 +16,7 @@ export function buildProgram(): Command {
     .showHelpAfterError("(run with --help for usage)")
     .configureOutput({ outputError: (text, write) => write(text) });
   registerInspect(program);
+  registerMail(program);
   return program;
 }
 

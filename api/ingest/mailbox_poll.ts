@@ -81,6 +81,13 @@ export async function pollMailbox(
     runs: 0,
     error: null,
   };
+  let account: MailAccount;
+  try {
+    account = await loadMailAccount(db, deps.secrets, emailSourceId);
+  } catch (error) {
+    result.error = (error as Error).message;
+    return result;
+  }
   const owner = workerName();
   const leased = await acquireMailboxLease(
     db,
@@ -92,7 +99,6 @@ export async function pollMailbox(
   if (!leased) return result;
   result.polled = true;
   try {
-    const account = await loadMailAccount(db, deps.secrets, emailSourceId);
     const rules = await rulesFor(deps, emailSourceId);
     await pollWithReconnects(deps, account, rules, result, owner, options);
     await recordPollOutcome(db, emailSourceId, INBOX, null);
