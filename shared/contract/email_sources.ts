@@ -95,3 +95,61 @@ export interface PollResult {
   runs: number;
   error: string | null;
 }
+
+/** The edit form's values: ports as typed text, converted on submit (spec part 2, section 5). */
+export const emailSourceForm = z.object({
+  username: z.string().trim().min(1, "Required"),
+  email: z.string().trim().min(1, "Required").pipe(z.email("Enter a valid email address")),
+  password: z.string().min(3, "Required"),
+  incomingServer: z.string(),
+  incomingPort: z.string().regex(/^\s*\d{0,5}\s*$/, "Enter a port number"),
+  outgoingServer: z.string(),
+  outgoingPort: z.string().regex(/^\s*\d{0,5}\s*$/, "Enter a port number"),
+  ssl: z.boolean(),
+  isMsal: z.boolean(),
+  msalClientId: z.string(),
+  msalTennentId: z.string(),
+});
+export type EmailSourceForm = z.infer<typeof emailSourceForm>;
+
+/** A new source's form: SSL on (spec part 2, section 9). */
+export const NEW_EMAIL_SOURCE_FORM: EmailSourceForm = {
+  username: "",
+  email: "",
+  password: "",
+  incomingServer: "",
+  incomingPort: "",
+  outgoingServer: "",
+  outgoingPort: "",
+  ssl: true,
+  isMsal: false,
+  msalClientId: "",
+  msalTennentId: "",
+};
+
+/** One import run in a list (GET /api/import-runs). */
+export interface ImportRunSummary {
+  id: number;
+  feed: string;
+  sourceId: number;
+  trigger: string;
+  status: "queued" | "succeeded" | "failed" | "held";
+  fileName: string;
+  fileSize: number | null;
+  sha256: string | null;
+  receivedAt: string;
+  createdAt: string;
+  finishedAt: string | null;
+  mailMessageId: number | null;
+  rerunOf: number | null;
+  counts: Record<string, number>;
+  warnings: string[];
+  error: string | null;
+  rowErrorCount: number;
+}
+
+/** One run with its row errors and log (GET /api/import-runs/{id}). */
+export interface ImportRunDetails extends ImportRunSummary {
+  rowErrors: { row: number; column?: string; message: string }[];
+  log: string[];
+}

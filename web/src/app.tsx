@@ -66,6 +66,10 @@ export const GUARDED_ROUTES: readonly GuardedRoute[] = [
     Page: lazy(() => import("./routes/email_sources/source_edit_page.tsx")),
   },
   {
+    path: "/import-runs",
+    Page: lazy(() => import("./routes/import_runs/import_runs_page.tsx")),
+  },
+  {
     path: "/inventory-sources",
     Page: lazy(() => import("./routes/inventory_sources/source_list_page.tsx")),
   },
