@@ -262,14 +262,14 @@ const toRun = (row: RunRow): ImportRun => ({
   finishedAt: row.finishedAt === null ? null : new Date(row.finishedAt).toISOString(),
 });
 
-/** Runs of a feed (and source), newest first. */
+/** Runs of some feeds (null: all) and a source, newest first. */
 export async function listRuns(
   db: Db,
-  filter: { feeds: string[]; sourceId?: number; limit?: number },
+  filter: { feeds: string[] | null; sourceId?: number; limit?: number },
 ): Promise<ImportRun[]> {
   const rows = await db.query<RunRow>(
     `select ${RUN_COLUMNS} from import_runs r left join import_files f on f.id = r.file_id
-      where r.feed = any($1::text[]) and ($2::int is null or r.source_id = $2)
+      where ($1::text[] is null or r.feed = any($1::text[])) and ($2::int is null or r.source_id = $2)
       order by r.created_at desc, r.id desc limit $3`,
     [filter.feeds, filter.sourceId ?? null, filter.limit ?? 100],
   );
