@@ -14,6 +14,7 @@ import {
   type RowError,
   type RunTrigger,
 } from "./feeds.ts";
+import { sha256Hex } from "../../shared/sha256.ts";
 
 /** The job kind that processes one queued run. */
 export const IMPORT_RUN_JOB = "import-run";
@@ -61,12 +62,6 @@ export interface ImportRun {
 export interface ImportRunDetails extends ImportRun {
   rowErrors: RowError[];
   log: string[];
-}
-
-/** Hex sha256 of bytes. */
-export async function sha256Hex(bytes: Uint8Array): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>);
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
 /** Stores bytes once per content and returns the file's id. */

@@ -19,7 +19,8 @@ import {
 } from "../routes/email_sources/queries.ts";
 import { type FeedName, type MailRule, registeredFeeds } from "./feeds.ts";
 import { connectImap } from "./imap_connect.ts";
-import { createRun, IMPORT_RUN_JOB, sha256Hex } from "./import_runs.ts";
+import { createRun, IMPORT_RUN_JOB } from "./import_runs.ts";
+import { sha256Hex } from "../../shared/sha256.ts";
 import {
   acquireMailboxLease,
   advancePosition,
@@ -223,7 +224,7 @@ async function messageKey(message: Envelope): Promise<string> {
     e?.subject,
     message.size,
   ];
-  return `sha256:${await sha256Hex(new TextEncoder().encode(JSON.stringify(facts)))}`;
+  return `sha256:${await sha256Hex(JSON.stringify(facts))}`;
 }
 
 /**
