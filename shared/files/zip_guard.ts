@@ -1,7 +1,8 @@
 import { FileRefusedError } from "./errors.ts";
 import { type FileLimits, formatBytes } from "./limits.ts";
 
-interface ZipEntry {
+/** One entry of a zip container, with the sizes its headers declare. */
+export interface ZipEntry {
   name: string;
   method: number;
   declaredSize: number;
@@ -42,8 +43,10 @@ function zip64Sizes(b: Uint8Array, start: number, end: number, usz: number, csz:
 /**
  * Lists the entries the way SheetJS will read them: the last end-of-central-directory
  * record, then for every central entry the sizes in its local header (which SheetJS trusts).
+ *
+ * @throws {FileRefusedError} `zip_too_many_entries`, `encrypted` or `corrupt`
  */
-function listEntries(b: Uint8Array, limits: FileLimits): ZipEntry[] {
+export function listZipEntries(b: Uint8Array, limits: FileLimits): ZipEntry[] {
   let eocd = b.length - 22;
   while (
     eocd >= 0 &&
@@ -116,8 +119,24 @@ function listEntries(b: Uint8Array, limits: FileLimits): ZipEntry[] {
 /** Compressed bytes fed per step; at deflate's best ratio (about 1032:1) a step yields ≤ 17 MB. */
 const FEED_STEP = 16 * 1024;
 
-/** Inflates one raw-deflate stream, counting bytes and stopping as soon as `cap` is passed. */
-async function inflatedSize(data: Uint8Array, cap: number): Promise<number> {
+/**
+ * Inflates one entry's data in pieces: compressed bytes go in {@link FEED_STEP} at a time and
+ * each inflated piece is handed out as it comes, so neither side is ever held whole. Stopping
+ * early (leaving the loop) cancels the rest. Stored entries come out as one piece.
+ */
+export async function* inflateEntry(
+  bytes: Uint8Array,
+  entry: ZipEntry,
+): AsyncGenerator<Uint8Array> {
+  const data = bytes.subarray(
+    entry.dataOffset,
+    Math.min(bytes.length, entry.dataOffset + entry.compressedSize),
+  );
+  if (entry.method === 0) {
+    yield data;
+    return;
+  }
+  if (entry.method !== 8) throw corrupt(`unsupported compression in ${entry.name}`);
   const stream = new DecompressionStream("deflate-raw");
   const writer = stream.writable.getWriter();
   let stop = false;
@@ -130,22 +149,31 @@ async function inflatedSize(data: Uint8Array, cap: number): Promise<number> {
     if (!stop) await writer.close();
   })().catch(() => {});
   const reader = stream.readable.getReader();
-  let total = 0;
+  let finished = false;
   try {
     for (;;) {
       const { done, value } = await reader.read();
-      if (done) return total;
-      total += value.byteLength;
-      if (total > cap) {
-        stop = true;
-        await reader.cancel().catch(() => {});
-        return total;
+      if (done) {
+        finished = true;
+        return;
       }
+      yield value;
     }
   } finally {
     stop = true;
+    if (!finished) await reader.cancel().catch(() => {});
     await feeding;
   }
+}
+
+/** Inflates one entry, counting bytes and stopping as soon as `cap` is passed. */
+async function inflatedSize(bytes: Uint8Array, entry: ZipEntry, cap: number): Promise<number> {
+  let total = 0;
+  for await (const piece of inflateEntry(bytes, entry)) {
+    total += piece.byteLength;
+    if (total > cap) return total;
+  }
+  return total;
 }
 
 /**
@@ -156,7 +184,7 @@ async function inflatedSize(data: Uint8Array, cap: number): Promise<number> {
  * @throws {FileRefusedError} `zip_*`, `encrypted` or `corrupt`
  */
 export async function checkZipBomb(bytes: Uint8Array, limits: FileLimits): Promise<void> {
-  const entries = listEntries(bytes, limits);
+  const entries = listZipEntries(bytes, limits);
   let declaredTotal = 0;
   for (const e of entries) {
     checkEntrySize(e.name, e.declaredSize, e.compressedSize, limits);
@@ -170,13 +198,10 @@ export async function checkZipBomb(bytes: Uint8Array, limits: FileLimits): Promi
       continue;
     }
     if (e.method !== 8) throw corrupt(`unsupported compression in ${e.name}`);
-    const end = Math.min(bytes.length, e.dataOffset + e.compressedSize);
+    if (e.method !== 8) throw corrupt(`unsupported compression in ${e.name}`);
     let size: number;
     try {
-      size = await inflatedSize(
-        bytes.subarray(e.dataOffset, end),
-        Math.min(limits.maxEntryBytes, e.declaredSize),
-      );
+      size = await inflatedSize(bytes, e, Math.min(limits.maxEntryBytes, e.declaredSize));
     } catch {
       throw corrupt(`${e.name} does not inflate`);
     }
