@@ -198,7 +198,6 @@ export async function checkZipBomb(bytes: Uint8Array, limits: FileLimits): Promi
       continue;
     }
     if (e.method !== 8) throw corrupt(`unsupported compression in ${e.name}`);
-    if (e.method !== 8) throw corrupt(`unsupported compression in ${e.name}`);
     let size: number;
     try {
       size = await inflatedSize(bytes, e, Math.min(limits.maxEntryBytes, e.declaredSize));
