@@ -5,6 +5,10 @@ import type { FileLimits } from "./limits.ts";
 import type { Grid } from "./table.ts";
 import { excelSerialToIso } from "./values.ts";
 import { checkZipBomb } from "./zip_guard.ts";
+import { isDateFormat, numberText, ZERO_PAD } from "./xlsx_cells.ts";
+import { readXlsxStreaming } from "./xlsx_stream.ts";
+
+export { numberText };
 import { isBlankRow, tooManyCells, tooManyColumns, tooManyRows } from "./grid_rows.ts";
 
 // Old XLS files (BIFF5 and earlier) store text in a Windows code page.
@@ -12,29 +16,6 @@ XLSX.set_cptable(cptable);
 
 /** Which sheet to read: a name (exact, else case-insensitive) or a 1-based position. */
 export type SheetRef = string | number;
-
-const dateFormatCache = new Map<string, boolean>();
-
-function isDateFormat(format: string): boolean {
-  let known = dateFormatCache.get(format);
-  if (known === undefined) {
-    known = XLSX.SSF.is_date(format) as boolean;
-    dateFormatCache.set(format, known);
-  }
-  return known;
-}
-
-/** A number format that only pads with zeros ("00000") marks an identifier such as an item number. */
-const ZERO_PAD = /^0+$/;
-
-/**
- * Plain text of a number as the feeds receive it: at most 15 significant digits, as Excel
- * itself keeps, so 0.1+0.2 stored as 0.30000000000000004 reads "0.3".
- */
-export function numberText(v: number): string {
-  if (Number.isInteger(v) && Math.abs(v) < 1e15) return String(v);
-  return String(Number(v.toPrecision(15)));
-}
 
 /** The text a feed receives for one cell, whatever its display format. */
 function cellText(cell: XLSX.CellObject, date1904: boolean): string {
@@ -97,7 +78,9 @@ function parseWorkbook(bytes: Uint8Array, options: XLSX.ParsingOptions): XLSX.Wo
 
 /**
  * Reads one sheet of an XLSX or XLS workbook into a grid of text cells. XLSX containers are
- * checked for zip bombs before SheetJS inflates them; only the chosen sheet is parsed.
+ * checked for zip bombs first, then read by streaming the sheet's XML (xlsx_stream.ts); XLS
+ * and whatever the streaming reader is unsure about go to SheetJS, which parses only the
+ * chosen sheet.
  *
  * @throws {FileRefusedError} `sheet_not_found` (listing the sheets), `corrupt`, `encrypted`, caps
  */
@@ -107,7 +90,26 @@ export async function readWorkbookGrid(
   limits: FileLimits,
   sheet?: SheetRef,
 ): Promise<Grid> {
-  if (format === "xlsx") await checkZipBomb(bytes, limits);
+  if (format === "xlsx") {
+    await checkZipBomb(bytes, limits);
+    const streamed = await readXlsxStreaming(bytes, limits, sheet);
+    if (streamed) return streamed;
+  }
+  return readWithSheetJs(bytes, format, limits, sheet);
+}
+
+/**
+ * The SheetJS path of {@link readWorkbookGrid}: every XLS, and the XLSX files the streaming
+ * reader leaves to it. The caller has checked an XLSX container for zip bombs.
+ *
+ * @throws {FileRefusedError} `sheet_not_found` (listing the sheets), `corrupt`, `encrypted`, caps
+ */
+export function readWithSheetJs(
+  bytes: Uint8Array,
+  format: "xlsx" | "xls",
+  limits: FileLimits,
+  sheet?: SheetRef,
+): Grid {
   const wanted = typeof sheet === "number" ? sheet - 1 : sheet ?? 0;
   let wb = parseWorkbook(bytes, readOptions(limits, wanted));
   let name: string | undefined = typeof wanted === "number" ? wb.SheetNames[wanted] : wanted;
