@@ -21,7 +21,7 @@ function crc32(b: Uint8Array): number {
   return (c ^ 0xffffffff) >>> 0;
 }
 
-async function deflate(b: Uint8Array): Promise<Uint8Array> {
+async function deflate(b: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
   const stream = new Blob([b]).stream().pipeThrough(new CompressionStream("deflate-raw"));
   return new Uint8Array(await new Response(stream).arrayBuffer());
 }
@@ -29,8 +29,8 @@ async function deflate(b: Uint8Array): Promise<Uint8Array> {
 /** The same entries, deflated by zlib. */
 export async function rezip(bytes: Uint8Array): Promise<Uint8Array> {
   const zip = XLSX.CFB.read(bytes, { type: "array" });
-  const parts: Uint8Array[] = [];
-  const central: Uint8Array[] = [];
+  const parts: Uint8Array<ArrayBuffer>[] = [];
+  const central: Uint8Array<ArrayBuffer>[] = [];
   let offset = 0;
   for (let i = 0; i < zip.FullPaths.length; i++) {
     const entry = zip.FileIndex[i];
