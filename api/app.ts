@@ -14,6 +14,8 @@ import { accountRoutes } from "./routes/accounts/routes.ts";
 import { homeStatsRoutes } from "./routes/home_stats/routes.ts";
 import { emailSourceRoutes } from "./routes/email_sources/routes.ts";
 import { importRunRoutes } from "./routes/import_runs/routes.ts";
+import { orderTrackingRoutes } from "./routes/order_tracking/routes.ts";
+import { orderTrackingSourceRoutes } from "./routes/order_tracking_sources/routes.ts";
 
 /** The API routes alone; their type is the contract the web app calls through. */
 function apiRoutes() {
@@ -23,7 +25,9 @@ function apiRoutes() {
     .route("/api/accounts", accountRoutes)
     .route("/api/order-tracking/list/update-stats", homeStatsRoutes)
     .route("/api/email-sources", emailSourceRoutes)
-    .route("/api/import-runs", importRunRoutes);
+    .route("/api/import-runs", importRunRoutes)
+    .route("/api/order-tracking", orderTrackingRoutes)
+    .route("/api/order-tracking-sources", orderTrackingSourceRoutes);
 }
 
 /** The routes' type for `hc<AppType>()`. */

@@ -104,7 +104,7 @@ async function savepoint<T>(tx: Db, name: string, fn: (tx: Db) => Promise<T>): P
 /** True when `error` is a unique-constraint violation (SQLSTATE 23505) on either driver. */
 export function isUniqueViolation(
   error: unknown,
-): error is { constraint?: string; detail?: string } {
+): error is { constraint?: string; constraint_name?: string; detail?: string } {
   return typeof error === "object" && error !== null &&
     (error as { code?: string }).code === "23505";
 }

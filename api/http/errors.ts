@@ -71,7 +71,9 @@ export function handleError(error: Error, c: Context): Response {
     return c.json({ message: error.message || "Request failed." }, error.status);
   }
   if (isUniqueViolation(error)) {
-    const message = `duplicate key value violates unique constraint "${error.constraint ?? ""}". ${
+    // PGlite names the constraint `constraint`, postgres.js `constraint_name`.
+    const constraint = error.constraint ?? error.constraint_name ?? "";
+    const message = `duplicate key value violates unique constraint "${constraint}". ${
       error.detail ?? ""
     }`.trim();
     return c.json({ message }, 409);

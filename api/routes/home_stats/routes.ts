@@ -1,19 +1,18 @@
 /**
  * GET /api/order-tracking/list/update-stats: per order tracking source, the orders updated and
  * deleted in the past 24 hours (the home page). Every logged-in user may read it.
- *
- * Until the order tracking feed exists there are no sources, so the answer is an empty array; the
- * order tracking feed replaces `updateStats` with its query over order_tracking_sources and orders.
+ * The counting lives with the order tracking queries (`orderUpdateStats`).
  */
 import { Hono } from "hono";
 import type { UpdateStatsRow } from "../../../shared/contract/home_stats.ts";
 import type { AppEnv } from "../../deps.ts";
 import type { Db } from "../../db/client.ts";
 import { requireUser } from "../../auth/guards.ts";
+import { orderUpdateStats } from "../order_tracking/queries.ts";
 
-/** The home page rows; filled in by the order tracking feed. */
-export function updateStats(_db: Db): Promise<UpdateStatsRow[]> {
-  return Promise.resolve([]);
+/** The home page rows: one per live order tracking source. */
+export function updateStats(db: Db): Promise<UpdateStatsRow[]> {
+  return orderUpdateStats(db);
 }
 
 export const homeStatsRoutes = new Hono<AppEnv>()

@@ -1,0 +1,36 @@
+/** The daily job that soft-deletes orders no file has listed for the source's deleteAfterDays. */
+import type { Db } from "../../db/client.ts";
+
+/** Orders deleted for one source by one run of the job. */
+export interface StaleDeletion {
+  sourceId: number;
+  sourceName: string;
+  deleted: number;
+}
+
+/**
+ * For every active source with `deleteAfterDays`, soft-deletes its live orders last seen in a
+ * file more than that many days before `now`. Inactive sources receive no files, so their
+ * orders are left alone rather than all expiring. Safe to run twice: a deleted order is not
+ * deleted again.
+ *
+ * @example
+ * await deleteStaleOrders(db, new Date()); // [{ sourceId: 1, sourceName: "Acme", deleted: 12 }]
+ */
+export async function deleteStaleOrders(db: Db, now: Date): Promise<StaleDeletion[]> {
+  return await db.query<StaleDeletion>(
+    `with stale as (
+       update orders o
+          set deleted_status = true, active_status = false, deleted_at = $1::timestamptz
+         from order_tracking_sources s
+        where o.order_tracking_source_id = s.id
+          and s.active_status and not s.deleted_status and s.delete_after_days is not null
+          and not o.deleted_status
+          and o.last_seen_at < $1::timestamptz - make_interval(days => s.delete_after_days)
+       returning o.order_tracking_source_id)
+     select s.id as "sourceId", s.source_name as "sourceName", count(*)::int as deleted
+       from stale join order_tracking_sources s on s.id = stale.order_tracking_source_id
+      group by s.id, s.source_name order by s.id`,
+    [now.toISOString()],
+  );
+}

@@ -1,0 +1,246 @@
+/**
+ * Payloads of /api/order-tracking/* and /api/order-tracking-sources/*, shared by the server and
+ * the web app (spec part 1, sections 3, 5 and 7).
+ */
+import { z } from "zod";
+
+/** The order fields a source column can feed (spec section 3, columnNormalizationValues). */
+export const ORDER_FIELDS = [
+  "accountNumber",
+  "brandName",
+  "customerName",
+  "customerNumber",
+  "customerPoNumber",
+  "documentNumber",
+  "estimatedArrivalDate",
+  "itemNumber",
+  "itemStatus",
+  "lineStatus",
+  "orderDate",
+  "poDate",
+  "qty",
+  "qtyFulfilled",
+  "shipToName",
+  "shippedDate",
+  "supplierName",
+  "supplierOrderStatus",
+  "trackingNumbers",
+  "wildcard1",
+  "wildcard2",
+] as const;
+/** One order field fed by a file column. */
+export type OrderField = typeof ORDER_FIELDS[number];
+
+/** Order fields that hold dates (ISO text in answers, `YYYY-MM-DDTHH:MM:SS`). */
+export const DATE_FIELDS = ["estimatedArrivalDate", "orderDate", "poDate", "shippedDate"] as const;
+/** Order fields that hold numbers. */
+export const NUMBER_FIELDS = ["qty", "qtyFulfilled"] as const;
+
+/** The fixed choices of a source's unique column, as the spec spells them. */
+export const UNIQUE_COLUMNS = [
+  "AccountNumber",
+  "BrandName",
+  "CustomerName",
+  "CustomerNumber",
+  "CustomerPoNumber",
+  "DocumentNumber",
+  "EstimatedArrivalDate",
+  "ItemNumber",
+  "ItemStatus",
+  "LineStatus",
+  "OrderDate",
+  "PoDate",
+  "QTY",
+  "QTYFulfilled",
+  "ShipToName",
+  "ShippedDate",
+  "SupplierName",
+  "SupplierOrderStatus",
+  "Wildcard1",
+  "Wildcard2",
+] as const;
+/** One unique column choice. */
+export type UniqueColumn = typeof UNIQUE_COLUMNS[number];
+
+/**
+ * The order field a unique column choice stands for: the choices are the fields' PascalCase
+ * names (`QTY` is `qty`), so they match ignoring case.
+ *
+ * @example uniqueColumnField("QTYFulfilled") // "qtyFulfilled"
+ */
+export function uniqueColumnField(choice: string): OrderField | null {
+  const wanted = choice.trim().toLowerCase();
+  return ORDER_FIELDS.find((field) => field.toLowerCase() === wanted) ?? null;
+}
+
+/** File types a source can read. */
+export const FILE_TYPES = ["csv", "xlsx", "xls", "txt"] as const;
+
+/** Page sizes of the order list. */
+export const PAGE_SIZES = [10, 25, 50, 100, 250] as const;
+
+/** One tracking number of an order. */
+export interface TrackingNumber {
+  id: number;
+  trackingNumber: string;
+}
+
+/** An order as the list shows it. Dates are ISO text without a zone; empty cells are null. */
+export interface Order {
+  id: number;
+  accountNumber: string | null;
+  brandName: string | null;
+  customerName: string | null;
+  customerNumber: string | null;
+  customerPoNumber: string | null;
+  documentNumber: string | null;
+  estimatedArrivalDate: string | null;
+  itemNumber: string | null;
+  itemStatus: string | null;
+  lineStatus: string | null;
+  notes: string | null;
+  orderDate: string | null;
+  poDate: string | null;
+  qty: number | null;
+  qtyFulfilled: number | null;
+  shipToName: string | null;
+  shippedDate: string | null;
+  supplierName: string | null;
+  supplierOrderStatus: string | null;
+  trackingNumbers: TrackingNumber[];
+  wildcard1: string | null;
+  wildcard2: string | null;
+}
+
+/** GET /api/order-tracking/order/{id}: the order plus its bookkeeping. */
+export interface OrderDetail extends Order {
+  lastUpdated: string;
+  orderTrackingSourceId: number;
+  activeStatus: boolean;
+  deletedStatus: boolean;
+}
+
+/** POST /api/order-tracking/list answer. */
+export interface OrderListResult {
+  orders: Order[];
+  totalRecordCount: number;
+}
+
+const searchTerm = z.string().max(200, "Search terms are at most 200 characters").nullish();
+
+/** POST /api/order-tracking/list */
+export const orderListRequest = z.object({
+  PageSize: z.number().int().refine(
+    (n) => (PAGE_SIZES as readonly number[]).includes(n),
+    `Page size must be one of ${PAGE_SIZES.join(", ")}`,
+  ),
+  PageIndex: z.number().int().min(1, "Page index starts at 1"),
+  PoNumberParam: searchTerm,
+  ItemNumberParam: searchTerm,
+  ShipToNameParam: searchTerm,
+  SupplierNameParam: searchTerm,
+  BrandNameParam: searchTerm,
+  TrackingNumberParam: searchTerm,
+  AndOrParam: z.boolean().nullish(),
+  SortParams: z.record(z.string(), z.boolean()).nullish(),
+});
+export type OrderListRequest = z.infer<typeof orderListRequest>;
+
+/** The search fields of the list, in the order the filter bar shows them. */
+export const SEARCH_FIELDS = [
+  { key: "PoNumberParam", label: "PO Number" },
+  { key: "ItemNumberParam", label: "Item Number" },
+  { key: "TrackingNumberParam", label: "Tracking Number" },
+  { key: "ShipToNameParam", label: "Customer/Ship To" },
+  { key: "SupplierNameParam", label: "Supplier Name" },
+  { key: "BrandNameParam", label: "Brand Name" },
+] as const;
+/** One search parameter key. */
+export type SearchParamKey = typeof SEARCH_FIELDS[number]["key"];
+
+/** POST /api/order-tracking/notes */
+export const noteRequest = z.object({
+  orderId: z.number().int().min(1, "orderId must be a positive integer"),
+  note: z.string().max(4000, "Notes are at most 4000 characters").nullable(),
+});
+export type NoteRequest = z.infer<typeof noteRequest>;
+
+/** The column names feeding each order field; null or "" means the header named like the field. */
+export type ColumnNormalizationValues = { id: number } & Record<OrderField, string | null>;
+
+/** An order tracking source as the API answers it. */
+export interface OrderTrackingSource {
+  id: number;
+  sourceName: string;
+  emailSourceId: number;
+  fileType: string;
+  fromEmail: string;
+  subjectValue: string;
+  containsNotExact: boolean;
+  expectedAttachmentCount: number | null;
+  attachmentName: string;
+  columnsToIgnore: string | null;
+  secondaryDelimiter: string | null;
+  uniqueColumn: UniqueColumn;
+  deleteAfterDays: number | null;
+  activeStatus: boolean;
+  deletedStatus: boolean;
+  columnNormalizationValues: ColumnNormalizationValues;
+}
+
+/** An integer sent as a number or as text; "" and null mean none. */
+const optionalInt = (label: string, min: number) =>
+  z.preprocess(
+    (value) => {
+      if (value === "" || value === null || value === undefined) return null;
+      if (typeof value === "string" && /^\s*-?\d+\s*$/.test(value)) return Number(value);
+      return value;
+    },
+    z.number({ error: `${label} must be a whole number` }).int(`${label} must be a whole number`)
+      .min(min, `${label} must be at least ${min}`).nullable(),
+  );
+
+const columnName = z.string().trim().max(200, "Column names are at most 200 characters").nullish()
+  .transform((value) => value || null);
+
+/** The column normalisation part of a save. */
+export const columnNormalizationRequest = z.object({
+  id: z.number().int().nullish(),
+  ...Object.fromEntries(ORDER_FIELDS.map((field) => [field, columnName])) as Record<
+    OrderField,
+    typeof columnName
+  >,
+});
+
+/** POST /api/order-tracking-sources/save (spec section 5's rules, enforced by the server too). */
+export const sourceSaveRequest = z.object({
+  id: z.number().int().min(0).nullish(),
+  sourceName: z.string().trim().min(1, "Required").max(200, "At most 200 characters"),
+  emailSourceId: z.number({ error: "Choose an e-mail source" }).int().min(
+    1,
+    "Choose an e-mail source",
+  ),
+  fileType: z.string().trim().transform((value) => value.replace(/^\./, "").toLowerCase()).pipe(
+    z.enum(FILE_TYPES, { error: `File type must be one of ${FILE_TYPES.join(", ")}` }),
+  ),
+  fromEmail: z.string().trim().min(1, "Required").pipe(z.email("Enter a valid email address")),
+  subjectValue: z.string().trim().min(3, "Must be at least 3 characters").max(500),
+  containsNotExact: z.boolean().nullish().transform((value) => value ?? false),
+  expectedAttachmentCount: optionalInt("Expected attachment count", 1),
+  attachmentName: z.string().trim().min(1, "Required").max(500),
+  columnsToIgnore: z.string().trim().max(2000).nullish().transform((value) => value || null),
+  secondaryDelimiter: z.string().max(1, "At most 1 character").nullish()
+    .transform((value) => value || null),
+  uniqueColumn: z.string().trim().min(3, "Required").transform((value, ctx) => {
+    const choice = UNIQUE_COLUMNS.find((c) => c.toLowerCase() === value.toLowerCase());
+    if (!choice) {
+      ctx.addIssue({ code: "custom", message: `Choose one of ${UNIQUE_COLUMNS.join(", ")}` });
+      return z.NEVER;
+    }
+    return choice;
+  }),
+  deleteAfterDays: optionalInt("Delete after days", 1),
+  activeStatus: z.boolean().nullish().transform((value) => value ?? true),
+  columnNormalizationValues: columnNormalizationRequest.nullish(),
+});
+export type SourceSaveRequest = z.infer<typeof sourceSaveRequest>;

@@ -1,0 +1,100 @@
+/** Helpers for order tracking tests: a valid source payload and importing a file directly. */
+import type { Db } from "../../api/db/client.ts";
+import type { ImportOutcome } from "../../api/ingest/feeds.ts";
+import { importOrderFile } from "../../api/feeds/order_tracking/feed.ts";
+import type { TestClient } from "./http.ts";
+
+/** A source save payload that passes validation; `overrides` replace its fields. */
+export function sourcePayload(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    Id: 0,
+    sourceName: "Acme Supply",
+    emailSourceId: 1,
+    fileType: "csv",
+    fromEmail: "reports@acme.example",
+    subjectValue: "Daily order status",
+    containsNotExact: true,
+    expectedAttachmentCount: 1,
+    attachmentName: "orders",
+    columnsToIgnore: "",
+    secondaryDelimiter: ";",
+    uniqueColumn: "CustomerPoNumber",
+    deleteAfterDays: 30,
+    activeStatus: true,
+    columnNormalizationValues: {
+      id: 0,
+      customerPoNumber: "PO #",
+      itemNumber: "SKU",
+      customerName: "Customer",
+      shipToName: "Ship To",
+      supplierName: "Vendor",
+      brandName: "Brand",
+      trackingNumbers: "Tracking",
+      orderDate: "Order Date",
+      shippedDate: "Ship Date",
+      qty: "Qty Ordered",
+      qtyFulfilled: "Qty Shipped",
+      lineStatus: "Status",
+    },
+    ...overrides,
+  };
+}
+
+/** Saves a source over HTTP and returns its id; throws unless the answer is 200. */
+export async function createSource(
+  client: TestClient,
+  overrides: Record<string, unknown> = {},
+): Promise<number> {
+  const response = await client.post("/api/order-tracking-sources/save", sourcePayload(overrides));
+  if (response.status !== 200) {
+    throw new Error(`save answered ${response.status}: ${JSON.stringify(response.body)}`);
+  }
+  return (response.body as { id: number }).id;
+}
+
+/** Imports `content` as file `fileName` of source `sourceId` in one transaction, like a run. */
+export async function importFile(
+  db: Db,
+  sourceId: number,
+  content: string | Uint8Array,
+  options: { fileName?: string; receivedAt?: Date } = {},
+): Promise<ImportOutcome> {
+  const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
+  return await db.transaction((tx) =>
+    importOrderFile(tx, {
+      runId: 0,
+      sourceId,
+      fileName: options.fileName ?? "orders.csv",
+      bytes,
+      trigger: "cli",
+      receivedAt: options.receivedAt ?? new Date(),
+    })
+  );
+}
+
+/** A CSV text from rows of cells (quoted where needed), CRLF line ends like Excel writes. */
+export function csv(rows: (string | number)[][]): string {
+  return rows.map((row) =>
+    row.map((cell) => {
+      const text = String(cell);
+      return /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+    }).join(",")
+  ).join("\r\n") + "\r\n";
+}
+
+/** The header row matching {@link sourcePayload}'s column normalisation. */
+export const HEADERS = [
+  "PO #",
+  "SKU",
+  "Customer",
+  "Ship To",
+  "Vendor",
+  "Brand",
+  "Tracking",
+  "Order Date",
+  "Ship Date",
+  "Qty Ordered",
+  "Qty Shipped",
+  "Status",
+  "Internal Code",
+];
