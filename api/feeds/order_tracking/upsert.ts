@@ -84,7 +84,8 @@ export async function upsertOrders(
     });
     await tx.query(
       `insert into order_stage (row_no, unique_key, keep, tracking, ${columns.join(", ")})
-       select * from json_to_recordset($1::json) as r(${recordType})`,
+       -- ::text first: postgres.js would otherwise encode the JSON text a second time
+       select * from json_to_recordset($1::text::json) as r(${recordType})`,
       [JSON.stringify(chunk)],
     );
   }
