@@ -16,12 +16,6 @@ import "../../feeds/order_tracking/feed.ts";
 const orderUser = requireFlag("orderUser");
 
 export const orderTrackingRoutes = new Hono<AppEnv>()
-  // The home page shows these to every user; they are counts, not orders.
-  .get(
-    "/list/update-stats",
-    requireUser,
-    async (c) => c.json(await orderUpdateStats(c.var.deps.db)),
-  )
   .post("/list", orderUser, body("json", orderListRequest), async (c) => {
     return c.json(await searchOrders(c.var.deps.db, c.req.valid("json")));
   })

@@ -1,0 +1,119 @@
+import { DropdownMenu, IconButton, Table } from "@radix-ui/themes";
+import type { MouseEvent } from "react";
+import { useLocation } from "wouter";
+import type { Order } from "../../api/order_tracking.ts";
+import { cellText, COLUMN_LABELS, type OrderTrackingColumn } from "./columns.ts";
+
+/** The sort, in order: column → ascending. */
+export type Sort = [OrderTrackingColumn, boolean][];
+
+/**
+ * The sort after a header click: a plain click sorts by that column alone (ascending, then
+ * descending, then unsorted); a shift-click adds it to the sort or flips or removes it there.
+ */
+export function nextSort(sort: Sort, column: OrderTrackingColumn, add: boolean): Sort {
+  const current = sort.find(([c]) => c === column);
+  const step = (): [OrderTrackingColumn, boolean] | null =>
+    !current ? [column, true] : current[1] ? [column, false] : null;
+  if (!add) {
+    const only = sort.length === 1 && current
+      ? step()
+      : [column, true] as [OrderTrackingColumn, boolean];
+    return only ? [only] : [];
+  }
+  const next = step();
+  if (!current) return [...sort, next!];
+  return next
+    ? sort.map((entry) => entry[0] === column ? next : entry)
+    : sort.filter(([c]) => c !== column);
+}
+
+interface Props {
+  orders: Order[];
+  columns: OrderTrackingColumn[];
+  sort: Sort;
+  onSort(column: OrderTrackingColumn, add: boolean): void;
+  onDelete(order: Order): void;
+}
+
+/** The sortable order table inside its 70vh scroll area. */
+export function OrdersTable({ orders, columns, sort, onSort, onDelete }: Props) {
+  const [, navigate] = useLocation();
+  const direction = (column: OrderTrackingColumn) => sort.find(([c]) => c === column)?.[1];
+  return (
+    <div style={{ maxHeight: "70vh", overflow: "auto" }} data-testid="orders-scroll">
+      <Table.Root variant="surface" size="1">
+        <Table.Header>
+          <Table.Row>
+            {columns.map((column) => {
+              const ascending = direction(column);
+              return (
+                <Table.ColumnHeaderCell
+                  key={column}
+                  aria-sort={ascending === undefined
+                    ? "none"
+                    : ascending
+                    ? "ascending"
+                    : "descending"}
+                >
+                  <button
+                    type="button"
+                    className="sort-button"
+                    title="Click to sort; shift-click to add to the sort"
+                    onClick={(event: MouseEvent) => onSort(column, event.shiftKey)}
+                    style={{
+                      all: "unset",
+                      cursor: "pointer",
+                      fontWeight: "bold",
+                      whiteSpace: "nowrap",
+                    }}
+                  >
+                    {COLUMN_LABELS[column]}
+                    {ascending === undefined ? "" : ascending ? " ▲" : " ▼"}
+                  </button>
+                </Table.ColumnHeaderCell>
+              );
+            })}
+            <Table.ColumnHeaderCell aria-label="Actions" />
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {orders.length === 0 && (
+            <Table.Row>
+              <Table.Cell colSpan={columns.length + 1}>No results.</Table.Cell>
+            </Table.Row>
+          )}
+          {orders.map((order) => (
+            <Table.Row key={order.id}>
+              {columns.map((column) => (
+                <Table.Cell key={column}>{cellText(order, column)}</Table.Cell>
+              ))}
+              <Table.Cell>
+                <DropdownMenu.Root>
+                  <DropdownMenu.Trigger>
+                    <IconButton
+                      variant="ghost"
+                      aria-label={`Actions for order ${order.customerPoNumber ?? order.id}`}
+                    >
+                      ⋯
+                    </IconButton>
+                  </DropdownMenu.Trigger>
+                  <DropdownMenu.Content>
+                    <DropdownMenu.Item
+                      onSelect={() => navigate(`/order-tracking/order/${order.id}`)}
+                    >
+                      View Order
+                    </DropdownMenu.Item>
+                    <DropdownMenu.Item color="red" onSelect={() => onDelete(order)}>
+                      Delete
+                    </DropdownMenu.Item>
+                  </DropdownMenu.Content>
+                </DropdownMenu.Root>
+              </Table.Cell>
+            </Table.Row>
+          ))}
+        </Table.Body>
+      </Table.Root>
+    </div>
+  );
+}
