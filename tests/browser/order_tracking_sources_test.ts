@@ -75,46 +75,49 @@ Deno.test("order tracking source pages", async (t) => {
       await context.close();
     });
 
-    await t.step("creating a source sends ids and numbers, then shows Saved! and Back", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "otto", "otto-password");
-      await page.goto("/order-tracking-sources/edit/0");
-      await page.getByRole("heading", { name: "Create New" }).waitFor();
-      await page.getByLabel("Source Name").fill("Acme Supply");
-      await choose(page, "Email Source", mailboxName);
-      await choose(page, "File Type", "csv");
-      await page.getByLabel("From Email").fill("reports@acme.example");
-      await page.getByLabel("Subject", { exact: true }).fill("Daily order status");
-      await page.getByLabel("Expected Attachment Count").fill("1");
-      await page.getByLabel("Attachment Name").fill("orders");
-      await page.getByLabel("Secondary Delimiter").fill(";");
-      await choose(page, "Unique Column", "CustomerPoNumber");
-      await page.getByLabel("Customer PO Number").fill("PO #");
-      await page.getByLabel("Tracking Numbers").fill("Tracking");
-      const request = page.waitForRequest((r) =>
-        r.url().endsWith("/api/order-tracking-sources/save")
-      );
-      await page.getByRole("button", { name: "Save" }).click();
-      const sent = JSON.parse((await request).postData() ?? "{}");
-      assert.equal(sent.Id, 0);
-      assert.equal(sent.emailSourceId, mailboxId);
-      assert.equal(sent.expectedAttachmentCount, 1);
-      assert.equal(sent.deleteAfterDays, null);
-      assert.equal(sent.columnNormalizationValues.customerPoNumber, "PO #");
-      await page.getByRole("button", { name: "Saved!" }).waitFor();
-      await page.getByText("Order tracking source saved successfully!").waitFor();
-      // The button returns to Save after its 3000 ms.
-      await page.getByRole("button", { name: "Save", exact: true }).waitFor({ timeout: 10_000 });
-      await page.getByRole("button", { name: "Back" }).click();
-      await page.waitForURL(/\/order-tracking-sources$/);
-      const row = page.locator("tbody tr", { hasText: "Acme Supply" });
-      await row.waitFor();
-      const text = await row.innerText();
-      for (const part of ["csv", "reports@acme.example", "1", "Daily order status", "orders"]) {
-        assert.ok(text.includes(part), part);
-      }
-      await context.close();
-    });
+    await t.step(
+      "creating a source sends ids and numbers, then shows Saved! and Back",
+      async () => {
+        const { context, page } = await newPage(browser, server.url);
+        await logIn(page, "otto", "otto-password");
+        await page.goto("/order-tracking-sources/edit/0");
+        await page.getByRole("heading", { name: "Create New" }).waitFor();
+        await page.getByLabel("Source Name").fill("Acme Supply");
+        await choose(page, "Email Source", mailboxName);
+        await choose(page, "File Type", "csv");
+        await page.getByLabel("From Email").fill("reports@acme.example");
+        await page.getByLabel("Subject", { exact: true }).fill("Daily order status");
+        await page.getByLabel("Expected Attachment Count").fill("1");
+        await page.getByLabel("Attachment Name").fill("orders");
+        await page.getByLabel("Secondary Delimiter").fill(";");
+        await choose(page, "Unique Column", "CustomerPoNumber");
+        await page.getByLabel("Customer PO Number").fill("PO #");
+        await page.getByLabel("Tracking Numbers").fill("Tracking");
+        const request = page.waitForRequest((r) =>
+          r.url().endsWith("/api/order-tracking-sources/save")
+        );
+        await page.getByRole("button", { name: "Save" }).click();
+        const sent = JSON.parse((await request).postData() ?? "{}");
+        assert.equal(sent.Id, 0);
+        assert.equal(sent.emailSourceId, mailboxId);
+        assert.equal(sent.expectedAttachmentCount, 1);
+        assert.equal(sent.deleteAfterDays, null);
+        assert.equal(sent.columnNormalizationValues.customerPoNumber, "PO #");
+        await page.getByRole("button", { name: "Saved!" }).waitFor();
+        await page.getByText("Order tracking source saved successfully!").waitFor();
+        // The button returns to Save after its 3000 ms.
+        await page.getByRole("button", { name: "Save", exact: true }).waitFor({ timeout: 10_000 });
+        await page.getByRole("button", { name: "Back" }).click();
+        await page.waitForURL(/\/order-tracking-sources$/);
+        const row = page.locator("tbody tr", { hasText: "Acme Supply" });
+        await row.waitFor();
+        const text = await row.innerText();
+        for (const part of ["csv", "reports@acme.example", "1", "Daily order status", "orders"]) {
+          assert.ok(text.includes(part), part);
+        }
+        await context.close();
+      },
+    );
 
     await t.step("editing loads the source with its e-mail source by name", async () => {
       const { context, page } = await newPage(browser, server.url);
