@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { deleteStaleOrders } from "../../api/feeds/order_tracking/deletion_job.ts";
 import { feedByName } from "../../api/ingest/feeds.ts";
+import { tick } from "../../api/jobs/runner.ts";
 import type { Order } from "../../shared/contract/order_tracking.ts";
 import { ADMIN_PASSWORD, startTestServer } from "../support/server.ts";
 import { type TestClient, testClient } from "../support/http.ts";
@@ -295,16 +296,24 @@ Deno.test("order tracking import", async (t) => {
       await importFile(db, paused, csv([["PO #"], ["P-OLD"]]), {
         receivedAt: new Date(now.getTime() - 5 * days),
       });
-      const deleted = await deleteStaleOrders(db, now);
-      assert.deepEqual(deleted.filter((d) => [quiet, keep, paused].includes(d.sourceId)), [
-        { sourceId: quiet, sourceName: "Quiet", deleted: 1 },
-      ]);
+      // The job runner's tick schedules the daily job and runs it.
+      await tick(server.server.deps, "test-worker", () => {});
+      const [job] = await db.query<{ status: string }>(
+        "select status from jobs where kind = 'order-tracking-delete-stale'",
+      );
+      assert.equal(job?.status, "succeeded");
       assert.equal(await byPo(admin, "Q-OLD"), undefined);
       assert.ok(await byPo(admin, "Q-RECENT"));
       assert.ok(await byPo(admin, "K-OLD"));
       assert.ok(await byPo(admin, "P-OLD"));
       const again = await deleteStaleOrders(db, now);
-      assert.deepEqual(again.filter((d) => d.sourceId === quiet), []);
+      assert.deepEqual(again.filter((d) => [quiet, keep, paused].includes(d.sourceId)), []);
+      await importFile(db, quiet, csv([["PO #"], ["Q-NEW"]]), {
+        receivedAt: new Date(now.getTime() - 20 * days),
+      });
+      assert.deepEqual(await deleteStaleOrders(db, now), [
+        { sourceId: quiet, sourceName: "Quiet", deleted: 1 },
+      ]);
     });
 
     await t.step("update-stats counts per source for the past 24 hours", async () => {
@@ -329,8 +338,8 @@ Deno.test("order tracking import", async (t) => {
       });
       assert.deepEqual(byName["Quiet"], {
         orderTrackingSourceName: "Quiet",
-        ordersUpdated: 2,
-        ordersDeleted: 1,
+        ordersUpdated: 3,
+        ordersDeleted: 2,
       });
       assert.equal(byName["Paused"].ordersUpdated, 1);
       await server.createUser({ username: "ines", password: "ines-password", inventoryUser: true });

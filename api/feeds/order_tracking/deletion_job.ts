@@ -1,5 +1,10 @@
-/** The daily job that soft-deletes orders no file has listed for the source's deleteAfterDays. */
+/**
+ * The daily job that soft-deletes orders no file has listed for the source's deleteAfterDays,
+ * registered with the job runner when this module loads.
+ */
 import type { Db } from "../../db/client.ts";
+import { registerJobHandler, registerScheduleSource } from "../../jobs/handlers.ts";
+import { syncSchedules } from "../../jobs/schedules.ts";
 
 /** Orders deleted for one source by one run of the job. */
 export interface StaleDeletion {
@@ -34,3 +39,22 @@ export async function deleteStaleOrders(db: Db, now: Date): Promise<StaleDeletio
     [now.toISOString()],
   );
 }
+
+/** The job kind of the daily deletion. */
+export const DELETE_STALE_ORDERS_JOB = "order-tracking-delete-stale";
+
+registerJobHandler(DELETE_STALE_ORDERS_JOB, {
+  async run(deps) {
+    await deleteStaleOrders(deps.db, new Date());
+  },
+});
+
+// Once a day; a day missed while no process ran is caught up once at the next tick.
+registerScheduleSource(async (deps) => {
+  await syncSchedules(deps.db, DELETE_STALE_ORDERS_JOB, [{
+    name: DELETE_STALE_ORDERS_JOB,
+    kind: DELETE_STALE_ORDERS_JOB,
+    payload: {},
+    everySeconds: 86_400,
+  }]);
+});

@@ -21,6 +21,7 @@ import {
 import { mapColumns } from "./mapping.ts";
 import { readRecords } from "./rows.ts";
 import { upsertOrders } from "./upsert.ts";
+import "./deletion_job.ts";
 
 /** The active sources reading mailbox `emailSourceId`. */
 export async function orderTrackingMailRules(db: Db, emailSourceId: number): Promise<MailRule[]> {
