@@ -127,6 +127,7 @@ Deno.test("order tracking source pages", async (t) => {
       await page.getByRole("menuitem", { name: "Edit" }).click();
       await page.waitForURL(/\/order-tracking-sources\/edit\/\d+$/);
       await page.getByRole("heading", { name: "Edit Order Tracking Source" }).waitFor();
+      await page.getByLabel("Source Name").waitFor();
       assert.equal(await page.getByLabel("Source Name").inputValue(), "Acme Supply");
       assert.equal(await page.getByLabel("Email Source").innerText(), mailboxName);
       assert.equal(await page.getByLabel("Unique Column").innerText(), "CustomerPoNumber");

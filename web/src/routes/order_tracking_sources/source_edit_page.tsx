@@ -95,6 +95,8 @@ export default function SourceEditPage() {
   const [emailSources, setEmailSources] = useState<EmailSourceItem[]>([]);
   const { state: saveState, run } = useSaveState(3000);
   const [saved, setSaved] = useState(false);
+  // An edit shows its form once the stored source has been asked for, so nobody edits blanks.
+  const [loaded, setLoaded] = useState(() => (Number(params.sourceId) || 0) === 0);
   const { register, handleSubmit, control, reset, setError, formState: { errors } } = useForm<
     SourceFormValues
   >({ resolver: zodResolver(sourceFormSchema), defaultValues: emptySourceForm() });
@@ -113,6 +115,7 @@ export default function SourceEditPage() {
       }
       if (id === 0) return;
       try {
+        setLoaded(false);
         const source = await fetchSource(id);
         if (cancelled) return;
         const name = list.find((item) => item.item2 === source.emailSourceId)?.item1 ?? "";
@@ -121,6 +124,8 @@ export default function SourceEditPage() {
       } catch (error) {
         console.error(error);
         toast.error("Failed to load order tracking source data");
+      } finally {
+        if (!cancelled) setLoaded(true);
       }
     })();
     return () => {
@@ -173,7 +178,8 @@ export default function SourceEditPage() {
       <Heading as="h1" mb="4">
         {sourceId === 0 ? "Create New" : "Edit Order Tracking Source"}
       </Heading>
-      <form noValidate onSubmit={handleSubmit(onSubmit)}>
+      {!loaded && <Text as="p">Loading...</Text>}
+      <form noValidate onSubmit={handleSubmit(onSubmit)} hidden={!loaded}>
         <Flex direction="column" gap="4">
           <Card>
             <Grid columns={{ initial: "1", sm: "2" }} gap="3">
