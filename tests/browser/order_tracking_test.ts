@@ -151,6 +151,31 @@ Deno.test("order tracking pages", async (t) => {
       await context.close();
     });
 
+    await t.step("the columns saved on the account page drive the list", async () => {
+      const olga = testClient(server.url);
+      await olga.login("olga", "olga-password");
+      const saved = await olga.post("/api/accounts/update/order-tracking-settings", {
+        id: 0,
+        userId: 0,
+        enabledColumns: { poDate: true, brandName: false },
+      });
+      assert.equal(saved.status, 200, JSON.stringify(saved.body));
+      const { context, page } = await newPage(browser, server.url);
+      await logIn(page, "olga", "olga-password");
+      await page.goto("/order-tracking");
+      await page.locator("thead th", { hasText: "PO Date" }).waitFor();
+      const headers = await page.locator("thead th").allInnerTexts();
+      assert.ok(!headers.some((h) => h.startsWith("Brand Name")));
+      assert.ok(headers.some((h) => h.startsWith("Customer PO Number")));
+      // Back to the defaults for the other steps.
+      await olga.post("/api/accounts/update/order-tracking-settings", {
+        id: (saved.body as { id: number }).id,
+        userId: 0,
+        enabledColumns: { poDate: false, brandName: true },
+      });
+      await context.close();
+    });
+
     await t.step("pages: size choices, page count, next and previous", async () => {
       const pager = await createSource(admin, { sourceName: "Pager" });
       const many = Array.from({ length: 27 }, (_, i) => [`PG-${String(i).padStart(2, "0")}`]);

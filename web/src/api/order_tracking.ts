@@ -86,19 +86,23 @@ export function deleteOrder(id: number) {
   return orders.delete[":id"].$post({ param: { id: String(id) } });
 }
 
+/** The user's saved column choice; `id` 0 means never saved. */
+export interface ViewSettings {
+  id: number;
+  enabledColumns: Record<string, boolean | null>;
+}
+
 /**
- * GET /api/accounts/order-tracking-settings/username: the user's enabled columns, or null when
- * there are none (or the call fails): the list then shows its default columns.
+ * GET /api/accounts/order-tracking-settings/username: the user's column settings, or null when
+ * the call fails (the list then shows its default columns).
  */
-export async function fetchEnabledColumns(
-  username: string,
-): Promise<Record<string, boolean | null> | null> {
+export async function fetchViewSettings(username: string): Promise<ViewSettings | null> {
   try {
     const response = await apiFetch(
       `/api/accounts/order-tracking-settings/username?userName=${encodeURIComponent(username)}`,
     );
-    const body = await bodyOf<{ enabledColumns?: Record<string, boolean | null> }>(response);
-    return body.enabledColumns ?? null;
+    const body = await bodyOf<Partial<ViewSettings>>(response);
+    return { id: body.id ?? 0, enabledColumns: body.enabledColumns ?? {} };
   } catch (error) {
     console.error("Error fetching order tracking view settings", error);
     return null;

@@ -22,15 +22,19 @@ const DATE_COLUMNS = new Set<string>([
 ]);
 
 /**
- * The visible columns: the user's saved choice, or, when there is none or every value is false
- * or null, every column but poDate (spec part 1, sections 3 and 7).
+ * The visible columns. Never saved (id 0) or unknown: every column but poDate (spec part 1,
+ * section 3). Saved: the columns switched on, or every column when none is (section 7).
  */
 export function initialColumns(
-  enabled: Record<string, boolean | null> | null,
+  settings: { id: number; enabledColumns: Record<string, boolean | null> } | null,
 ): Set<OrderTrackingColumn> {
-  const chosen = ORDER_TRACKING_COLUMNS.filter((column) => enabled?.[column] === true);
-  if (chosen.length > 0) return new Set(chosen);
-  return new Set(ORDER_TRACKING_COLUMNS.filter((column) => column !== "poDate"));
+  if (!settings || !settings.id) {
+    return new Set(ORDER_TRACKING_COLUMNS.filter((column) => column !== "poDate"));
+  }
+  const chosen = ORDER_TRACKING_COLUMNS.filter((column) =>
+    settings.enabledColumns[column] === true
+  );
+  return new Set(chosen.length > 0 ? chosen : ORDER_TRACKING_COLUMNS);
 }
 
 /**

@@ -4,8 +4,8 @@ import { useEffect, useId, useMemo, useState } from "react";
 import { PAGE_SIZES, type SearchParamKey } from "../../../../shared/contract/order_tracking.ts";
 import {
   deleteOrder,
-  fetchEnabledColumns,
   fetchOrders,
+  fetchViewSettings,
   type Order,
   type OrderListRequest,
 } from "../../api/order_tracking.ts";
@@ -136,7 +136,7 @@ export default function OrderListPage() {
 
   useEffect(() => {
     if (!user?.username) return;
-    fetchEnabledColumns(user.username).then((enabled) => setVisible(initialColumns(enabled)));
+    fetchViewSettings(user.username).then((settings) => setVisible(initialColumns(settings)));
   }, [user?.username]);
 
   // Only the fields on screen search; each term is sent trimmed.
