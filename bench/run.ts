@@ -4,6 +4,7 @@
  * benchmarks can add theirs.
  */
 import { measure, type Result, writeBenchFiles } from "./file_read_bench.ts";
+import { orderTrackingSection } from "./order_tracking_bench.ts";
 
 const ROWS = Number(Deno.env.get("BENCH_ROWS") ?? 100_000);
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 6);
@@ -124,7 +125,13 @@ try {
   doc =
     "# Benchmarks\n\nFigures from `deno task bench`; targets in DESIGN.md section 10. Each section is rewritten by its own benchmark.\n";
 }
-doc = replaceSection(doc, "## File reading", await fileReading());
+if (Deno.env.get("BENCH_ONLY") !== "orders") {
+  doc = replaceSection(doc, "## File reading", await fileReading());
+}
+// BENCH_ONLY=orders (or files) runs one part; the other section is left as it was.
+if (Deno.env.get("BENCH_ONLY") !== "files") {
+  doc = replaceSection(doc, "## Order tracking", await orderTrackingSection());
+}
 Deno.writeTextFileSync(RESULTS, doc.trimEnd() + "\n");
 // Formatted like the rest of the repository, so `deno fmt --check` stays green after a run.
 await new Deno.Command(Deno.execPath(), { args: ["fmt", "--quiet", RESULTS] }).output();

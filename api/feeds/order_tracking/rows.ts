@@ -48,21 +48,28 @@ export interface RecordsResult {
  * @example splitTrackingNumbers(" 1Z9; 1z9 ;;940 ", ";") // ["1Z9", "940"]
  */
 export function splitTrackingNumbers(cell: string, delimiter: string | null): string[] {
+  if (cell === "") return [];
   const parts = delimiter ? cell.split(delimiter) : [cell];
-  const seen = new Set<string>();
   const out: string[] = [];
   for (const part of parts) {
     // Newlines separate numbers in the search column, so they cannot be part of one.
-    for (const piece of part.split(/[\r\n]+/)) {
+    const pieces = part.includes("\n") || part.includes("\r") ? part.split(/[\r\n]+/) : [part];
+    for (const piece of pieces) {
       const number = piece.trim();
-      if (!number || notAvailable.has(number.toLowerCase())) continue;
-      const key = number.toLowerCase();
-      if (seen.has(key)) continue;
-      seen.add(key);
+      if (!number) continue;
+      // Every N/A-like token is short; real tracking numbers are not.
+      if (number.length <= 16 && notAvailable.has(number.toLowerCase())) continue;
+      if (out.length > 0 && isRepeat(out, number)) continue;
       out.push(number);
     }
   }
   return out;
+}
+
+/** True when `number` is already in `numbers`, ignoring case (a cell holds a handful). */
+function isRepeat(numbers: string[], number: string): boolean {
+  const key = number.toLowerCase();
+  return numbers.some((n) => n.length === number.length && n.toLowerCase() === key);
 }
 
 /** The key text of a unique value: numbers without trailing zeros, dates as ISO. */
@@ -83,50 +90,51 @@ export function readRecords(
   secondaryDelimiter: string | null,
 ): RecordsResult {
   const entries = Object.entries(columns) as [OrderField, number][];
+  // Per column, decided once: 0 text, 1 date, 2 number, 3 tracking numbers.
+  const kinds = entries.map(([field]) =>
+    field === "trackingNumbers" ? 3 : dateFields.has(field) ? 1 : numberFields.has(field) ? 2 : 0
+  );
   const label = (index: number) => table.headers[index] || `column ${index + 1}`;
   const errors: RowError[] = [];
   const byKey = new Map<string, OrderRecord>();
+  const numberOptions = { decimalComma: table.decimalComma };
   let duplicates = 0, skipped = 0;
   for (let i = 0; i < table.rows.length; i++) {
     const cells = table.rows[i];
     const row = table.rowNumbers[i];
     const record: OrderRecord = { row, uniqueKey: "", values: {}, keep: [] };
+    const values = record.values as Record<string, string | number | null>;
     let uniqueValue: string | number | null = null;
-    const unreadable = (field: OrderField, index: number, cell: string, what: string) => {
-      record.keep.push(field);
-      // An unreadable unique value is reported once, below, as a skipped row.
-      if (field === uniqueField) return;
-      errors.push({
-        row,
-        column: label(index),
-        message: `"${cell.trim()}" is not ${what}; ${field} was left as it was.`,
-      });
-    };
-    for (const [field, index] of entries) {
+    for (let c = 0; c < entries.length; c++) {
+      const [field, index] = entries[c];
       const cell = cells[index] ?? "";
-      if (field === "trackingNumbers") {
+      const kind = kinds[c];
+      if (kind === 3) {
         record.trackingNumbers = splitTrackingNumbers(cell, secondaryDelimiter);
         continue;
       }
-      let value: string | number | null;
-      if (dateFields.has(field)) {
-        const parsed = parseDate(cell, table.date1904);
-        if (parsed.ok) value = parsed.value;
-        else if (parsed.reason === "invalid") {
-          unreadable(field, index, cell, "a date");
-          value = null;
-        } else value = null;
-      } else if (numberFields.has(field)) {
-        const parsed = parseNumber(cell, { decimalComma: table.decimalComma });
-        if (parsed.ok) value = parsed.value;
-        else if (parsed.reason === "invalid") {
-          unreadable(field, index, cell, "a number");
-          value = null;
-        } else value = null;
-      } else {
+      let value: string | number | null = null;
+      if (kind === 0) {
         value = cell.trim() || null;
+      } else {
+        const parsed = kind === 1
+          ? parseDate(cell, table.date1904)
+          : parseNumber(cell, numberOptions);
+        if (parsed.ok) value = parsed.value;
+        else if (parsed.reason === "invalid") {
+          record.keep.push(field);
+          // An unreadable unique value is reported once, below, as a skipped row.
+          if (field !== uniqueField) {
+            errors.push({
+              row,
+              column: label(index),
+              message: `"${cell.trim()}" is not ${kind === 1 ? "a date" : "a number"}; ${field} ` +
+                "was left as it was.",
+            });
+          }
+        }
       }
-      record.values[field as Exclude<OrderField, "trackingNumbers">] = value;
+      values[field] = value;
       if (field === uniqueField) uniqueValue = value;
     }
     const key = keyText(uniqueValue);

@@ -58,11 +58,19 @@ export async function upsertOrders(
        row_no integer, unique_key text, keep text, tracking text,
        ${VALUE_FIELDS.map((field) => `${snakeCase(field)} ${sqlType(field)}`).join(", ")},
        order_id bigint, was_deleted boolean, deleted_at timestamptz, changed boolean,
-       inserted boolean not null default false
+       inserted boolean not null default true
      ) on commit drop;
      truncate order_stage;`,
   );
+  // Every record gets a fresh id up front; records that match an order take its id instead.
+  // Reserving in one query is cheaper than numbering the new rows of the stage afterwards.
+  const ids = await tx.query<{ id: number }>(
+    `select nextval(pg_get_serial_sequence('orders', 'id')) as id
+       from generate_series(1, $1::int)`,
+    [records.length],
+  );
   const recordType = [
+    "order_id bigint",
     "row_no integer",
     "unique_key text",
     "keep text",
@@ -70,8 +78,9 @@ export async function upsertOrders(
     ...valueFields.map((field) => `${snakeCase(field)} ${sqlType(field)}`),
   ].join(", ");
   for (let start = 0; start < records.length; start += CHUNK) {
-    const chunk = records.slice(start, start + CHUNK).map((record) => {
+    const chunk = records.slice(start, start + CHUNK).map((record, i) => {
       const row: Record<string, unknown> = {
+        order_id: ids[start + i].id,
         row_no: record.row,
         unique_key: record.uniqueKey,
         keep: record.keep.length ? `,${record.keep.map(snakeCase).join(",")},` : null,
@@ -83,7 +92,8 @@ export async function upsertOrders(
       return row;
     });
     await tx.query(
-      `insert into order_stage (row_no, unique_key, keep, tracking, ${columns.join(", ")})
+      `insert into order_stage (order_id, row_no, unique_key, keep, tracking,
+                                ${columns.join(", ")})
        -- ::text first: postgres.js would otherwise encode the JSON text a second time
        select * from json_to_recordset($1::text::json) as r(${recordType})`,
       [JSON.stringify(chunk)],
@@ -98,7 +108,8 @@ export async function upsertOrders(
   ];
   await tx.query(
     `update order_stage s
-        set order_id = o.id, was_deleted = o.deleted_status, deleted_at = o.deleted_at,
+        set order_id = o.id, inserted = false, was_deleted = o.deleted_status,
+            deleted_at = o.deleted_at,
             changed = ${differs.length ? differs.join(" or ") : "false"}
        from orders o
       where o.order_tracking_source_id = $1 and o.unique_key = s.unique_key`,
@@ -131,15 +142,11 @@ export async function upsertOrders(
     [received],
   );
   await tx.query(
-    `with added as (
-       insert into orders (order_tracking_source_id, unique_key, ${columns.join(", ")},
-                           tracking_search, last_updated, last_seen_at)
-       select $1, s.unique_key, ${columns.map((column) => `s.${column}`).join(", ")},
-              coalesce(s.tracking, ''), now(), $2::timestamptz
-         from order_stage s where s.order_id is null order by s.row_no
-       returning id, unique_key)
-     update order_stage s set order_id = added.id, inserted = true
-       from added where s.unique_key = added.unique_key`,
+    `insert into orders (id, order_tracking_source_id, unique_key, ${columns.join(", ")},
+                         tracking_search, last_updated, last_seen_at)
+     select s.order_id, $1, s.unique_key, ${columns.map((column) => `s.${column}`).join(", ")},
+            coalesce(s.tracking, ''), now(), $2::timestamptz
+       from order_stage s where s.inserted`,
     [sourceId, received],
   );
   if (hasTracking) await writeTrackingNumbers(tx, received);
@@ -159,11 +166,11 @@ export async function upsertOrders(
 
 /** Makes each written order's tracking numbers the file's, keeping the ids of the ones kept. */
 async function writeTrackingNumbers(tx: Db, received: string): Promise<void> {
-  const written = `(s.inserted or ((s.changed or s.was_deleted)
-                    and (not s.was_deleted or s.deleted_at < $1::timestamptz)))`;
+  const rewritten = `not s.inserted and (s.changed or s.was_deleted)
+                     and (not s.was_deleted or s.deleted_at < $1::timestamptz)`;
   await tx.query(
     `delete from tracking_numbers t using order_stage s
-      where t.order_id = s.order_id and not s.inserted and ${written}
+      where t.order_id = s.order_id and ${rewritten}
         and not (t.tracking_number = any(string_to_array(s.tracking, E'\\n')))`,
     [received],
   );
@@ -173,9 +180,18 @@ async function writeTrackingNumbers(tx: Db, received: string): Promise<void> {
        from order_stage s
        cross join lateral unnest(string_to_array(s.tracking, E'\\n')) with ordinality
          as t(number, position)
-      where ${written} and s.tracking <> ''
-      order by s.row_no, t.position
+      where ${rewritten} and s.tracking <> ''
+      order by s.order_id, t.position
      on conflict (order_id, tracking_number) do nothing`,
     [received],
+  );
+  // New orders: numbers are unique per order already (split de-duplicates), so no conflict
+  // check; the lateral unnest yields them in the file's order.
+  await tx.exec(
+    `insert into tracking_numbers (order_id, tracking_number)
+     select s.order_id, t.number
+       from order_stage s
+       cross join lateral unnest(string_to_array(s.tracking, E'\\n')) as t(number)
+      where s.inserted and s.tracking <> ''`,
   );
 }
