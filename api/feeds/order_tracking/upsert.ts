@@ -1,7 +1,8 @@
 /**
- * Writing a file's order records: staged in a temporary table in chunks, then merged into
- * `orders` with a few set-based statements (no statement per row), inside the import run's
- * transaction so that a failure leaves nothing behind.
+ * Writing a file's order records inside the import run's transaction, so that a failure leaves
+ * nothing behind. New keys go straight from JSON chunks into `orders` (one statement per chunk,
+ * tracking numbers included); keys the source already has are staged in a temporary table and
+ * merged with a few set-based statements. No statement runs per row.
  */
 import type { Db } from "../../db/client.ts";
 import { snakeCase } from "../../db/names.ts";
@@ -34,6 +35,59 @@ function sqlType(field: string): string {
   return "text";
 }
 
+/** Which columns a file feeds, in SQL terms. */
+interface Plan {
+  fields: readonly string[];
+  columns: string[];
+  hasTracking: boolean;
+  /** `json_to_recordset` column list of a chunk. */
+  recordType: string;
+}
+
+function planFor(fields: readonly OrderField[]): Plan {
+  const valueFields = VALUE_FIELDS.filter((field) => fields.includes(field));
+  const columns = valueFields.map(snakeCase);
+  const recordType = [
+    "order_id bigint",
+    "row_no integer",
+    "unique_key text",
+    "keep text",
+    "tracking text",
+    ...valueFields.map((field) => `${snakeCase(field)} ${sqlType(field)}`),
+  ].join(", ");
+  return {
+    fields: valueFields,
+    columns,
+    hasTracking: fields.includes("trackingNumbers"),
+    recordType,
+  };
+}
+
+/** The JSON text of records for `json_to_recordset` with the plan's record type. */
+function chunkJson(records: OrderRecord[], plan: Plan, ids?: number[]): string {
+  return JSON.stringify(records.map((record, i) => {
+    const row: Record<string, unknown> = {
+      order_id: ids ? ids[i] : null,
+      row_no: record.row,
+      unique_key: record.uniqueKey,
+      keep: record.keep.length ? `,${record.keep.map(snakeCase).join(",")},` : null,
+      tracking: plan.hasTracking ? (record.trackingNumbers ?? []).join("\n") : null,
+    };
+    for (const field of plan.fields) row[snakeCase(field)] = record.values[field as never] ?? null;
+    return row;
+  }));
+}
+
+/** The keys of `records` that the source already has (deleted orders included). */
+async function storedKeys(tx: Db, sourceId: number, records: OrderRecord[]): Promise<Set<string>> {
+  const rows = await tx.query<{ key: string }>(
+    `select unique_key as key from orders
+      where order_tracking_source_id = $1 and unique_key = any($2::text[])`,
+    [sourceId, records.map((record) => record.uniqueKey)],
+  );
+  return new Set(rows.map((row) => row.key));
+}
+
 /**
  * Merges `records` into the orders of `sourceId`: inserts new keys, updates changed orders
  * (only the fields the file has; notes never), restores deleted orders the file lists when it
@@ -50,53 +104,78 @@ export async function upsertOrders(
 ): Promise<UpsertCounts> {
   // One import per source at a time: two files of one source would race on the same keys.
   await tx.query("select pg_advisory_xact_lock(7243004, $1)", [sourceId]);
-  const valueFields = VALUE_FIELDS.filter((field) => fields.includes(field));
-  const hasTracking = fields.includes("trackingNumbers");
-  const columns = valueFields.map(snakeCase);
+  const plan = planFor(fields);
+  const received = receivedAt.toISOString();
+  const stored = records.length ? await storedKeys(tx, sourceId, records) : new Set<string>();
+  const fresh = records.filter((record) => !stored.has(record.uniqueKey));
+  const known = records.filter((record) => stored.has(record.uniqueKey));
+  const counts = known.length
+    ? await mergeKnown(tx, sourceId, known, plan, received)
+    : { inserted: 0, updated: 0, restored: 0, unchanged: 0, stillDeleted: 0 };
+  if (fresh.length) counts.inserted = await insertFresh(tx, sourceId, fresh, plan, received);
+  return counts;
+}
+
+/** Inserts orders whose keys the source does not have, with their tracking numbers. */
+async function insertFresh(
+  tx: Db,
+  sourceId: number,
+  records: OrderRecord[],
+  plan: Plan,
+  received: string,
+): Promise<number> {
+  // Ids up front, so one statement writes an order and its tracking numbers.
+  const ids = (await tx.query<{ id: number }>(
+    `select nextval(pg_get_serial_sequence('orders', 'id')) as id
+       from generate_series(1, $1::int)`,
+    [records.length],
+  )).map((row) => row.id);
+  const { columns } = plan;
+  for (let start = 0; start < records.length; start += CHUNK) {
+    const chunk = records.slice(start, start + CHUNK);
+    await tx.query(
+      // ::text first: postgres.js would otherwise encode the JSON text a second time.
+      `with r as materialized (
+         select * from json_to_recordset($1::text::json) as r(${plan.recordType})),
+       added as (
+         insert into orders (id, order_tracking_source_id, unique_key, ${columns.join(", ")},
+                             tracking_search, last_updated, last_seen_at)
+         select order_id, $2, unique_key, ${columns.join(", ")}, coalesce(tracking, ''), now(),
+                $3::timestamptz
+           from r)
+       insert into tracking_numbers (order_id, tracking_number)
+       select r.order_id, t.number
+         from r cross join lateral unnest(string_to_array(r.tracking, E'\\n')) as t(number)
+        where r.tracking <> ''`,
+      [chunkJson(chunk, plan, ids.slice(start, start + CHUNK)), sourceId, received],
+    );
+  }
+  return records.length;
+}
+
+/** Updates, restores or marks as seen the orders whose keys the source has. */
+async function mergeKnown(
+  tx: Db,
+  sourceId: number,
+  records: OrderRecord[],
+  plan: Plan,
+  received: string,
+): Promise<UpsertCounts> {
+  const { columns, hasTracking } = plan;
   await tx.exec(
     `create temp table if not exists order_stage (
        row_no integer, unique_key text, keep text, tracking text,
        ${VALUE_FIELDS.map((field) => `${snakeCase(field)} ${sqlType(field)}`).join(", ")},
-       order_id bigint, was_deleted boolean, deleted_at timestamptz, changed boolean,
-       inserted boolean not null default true
+       order_id bigint, was_deleted boolean, deleted_at timestamptz, changed boolean
      ) on commit drop;
      truncate order_stage;`,
   );
-  // Every record gets a fresh id up front; records that match an order take its id instead.
-  // Reserving in one query is cheaper than numbering the new rows of the stage afterwards.
-  const ids = await tx.query<{ id: number }>(
-    `select nextval(pg_get_serial_sequence('orders', 'id')) as id
-       from generate_series(1, $1::int)`,
-    [records.length],
-  );
-  const recordType = [
-    "order_id bigint",
-    "row_no integer",
-    "unique_key text",
-    "keep text",
-    "tracking text",
-    ...valueFields.map((field) => `${snakeCase(field)} ${sqlType(field)}`),
-  ].join(", ");
   for (let start = 0; start < records.length; start += CHUNK) {
-    const chunk = records.slice(start, start + CHUNK).map((record, i) => {
-      const row: Record<string, unknown> = {
-        order_id: ids[start + i].id,
-        row_no: record.row,
-        unique_key: record.uniqueKey,
-        keep: record.keep.length ? `,${record.keep.map(snakeCase).join(",")},` : null,
-        tracking: hasTracking ? (record.trackingNumbers ?? []).join("\n") : null,
-      };
-      for (const field of valueFields) {
-        row[snakeCase(field)] = record.values[field as never] ?? null;
-      }
-      return row;
-    });
     await tx.query(
       `insert into order_stage (order_id, row_no, unique_key, keep, tracking,
                                 ${columns.join(", ")})
-       -- ::text first: postgres.js would otherwise encode the JSON text a second time
-       select * from json_to_recordset($1::text::json) as r(${recordType})`,
-      [JSON.stringify(chunk)],
+       select * from json_to_recordset($1::text::json) as r(${plan.recordType})`,
+      [chunkJson(records.slice(start, start + CHUNK), plan)],
     );
   }
   const kept = (column: string) => `strpos(coalesce(s.keep, ''), ',${column},') > 0`;
@@ -108,14 +187,12 @@ export async function upsertOrders(
   ];
   await tx.query(
     `update order_stage s
-        set order_id = o.id, inserted = false, was_deleted = o.deleted_status,
-            deleted_at = o.deleted_at,
+        set order_id = o.id, was_deleted = o.deleted_status, deleted_at = o.deleted_at,
             changed = ${differs.length ? differs.join(" or ") : "false"}
        from orders o
       where o.order_tracking_source_id = $1 and o.unique_key = s.unique_key`,
     [sourceId],
   );
-  const received = receivedAt.toISOString();
   // Changed orders, and deleted ones the file brings back.
   const updates = [
     ...columns.map((column) =>
@@ -141,21 +218,12 @@ export async function upsertOrders(
         and o.last_seen_at < $1::timestamptz`,
     [received],
   );
-  await tx.query(
-    `insert into orders (id, order_tracking_source_id, unique_key, ${columns.join(", ")},
-                         tracking_search, last_updated, last_seen_at)
-     select s.order_id, $1, s.unique_key, ${columns.map((column) => `s.${column}`).join(", ")},
-            coalesce(s.tracking, ''), now(), $2::timestamptz
-       from order_stage s where s.inserted`,
-    [sourceId, received],
-  );
-  if (hasTracking) await writeTrackingNumbers(tx, received);
+  if (hasTracking) await rewriteTrackingNumbers(tx, received);
   const [counts] = await tx.query<UpsertCounts>(
-    `select count(*) filter (where inserted)::int as inserted,
-            count(*) filter (where not inserted and changed and not was_deleted)::int as updated,
+    `select 0 as inserted,
+            count(*) filter (where changed and not was_deleted)::int as updated,
             count(*) filter (where was_deleted and deleted_at < $1::timestamptz)::int as restored,
-            count(*) filter (where not inserted and not changed and not was_deleted)::int
-              as unchanged,
+            count(*) filter (where not changed and not was_deleted)::int as unchanged,
             count(*) filter (where was_deleted and deleted_at >= $1::timestamptz)::int
               as "stillDeleted"
        from order_stage`,
@@ -165,8 +233,8 @@ export async function upsertOrders(
 }
 
 /** Makes each written order's tracking numbers the file's, keeping the ids of the ones kept. */
-async function writeTrackingNumbers(tx: Db, received: string): Promise<void> {
-  const rewritten = `not s.inserted and (s.changed or s.was_deleted)
+async function rewriteTrackingNumbers(tx: Db, received: string): Promise<void> {
+  const rewritten = `(s.changed or s.was_deleted)
                      and (not s.was_deleted or s.deleted_at < $1::timestamptz)`;
   await tx.query(
     `delete from tracking_numbers t using order_stage s
@@ -184,14 +252,5 @@ async function writeTrackingNumbers(tx: Db, received: string): Promise<void> {
       order by s.order_id, t.position
      on conflict (order_id, tracking_number) do nothing`,
     [received],
-  );
-  // New orders: numbers are unique per order already (split de-duplicates), so no conflict
-  // check; the lateral unnest yields them in the file's order.
-  await tx.exec(
-    `insert into tracking_numbers (order_id, tracking_number)
-     select s.order_id, t.number
-       from order_stage s
-       cross join lateral unnest(string_to_array(s.tracking, E'\\n')) as t(number)
-      where s.inserted and s.tracking <> ''`,
   );
 }
