@@ -189,7 +189,7 @@ async function openPgliteBench(): Promise<BenchDb> {
   };
 }
 
-async function createSource(db: Db): Promise<number> {
+export async function createSource(db: Db): Promise<number> {
   const [{ id }] = await db.query<{ id: number }>(
     `insert into order_tracking_sources (source_name, email_source_id, file_type, from_email,
        subject_value, attachment_name, secondary_delimiter, unique_column)
@@ -275,7 +275,7 @@ const SEARCH_INDEXES = [
 ];
 
 /** Fills `orders` with SEARCH_ROWS generated rows, server side. */
-async function fillOrders(db: Db, sourceId: number): Promise<void> {
+export async function fillOrders(db: Db, sourceId: number): Promise<void> {
   const syllables = `array['${SYLLABLES.join("','")}']`;
   const first = `array['${FIRST.join("','")}']`;
   // Building the indexes after the load is what a bulk load does; the bench times queries.
@@ -309,7 +309,7 @@ async function fillOrders(db: Db, sourceId: number): Promise<void> {
   await db.exec("analyze orders; analyze tracking_numbers");
 }
 
-const SEARCH: Omit<OrderListRequest, "AndOrParam"> = {
+export const SEARCH: Omit<OrderListRequest, "AndOrParam"> = {
   PageSize: 50,
   PageIndex: 1,
   // ~100 PO numbers, one customer surname (~750 orders), a tracking fragment (~10 orders)

@@ -52,7 +52,9 @@ export function containsPattern(term: string): string {
  * The where clause and parameters of a search. Blank terms are ignored; no terms means every
  * live order.
  */
-export function searchWhere(request: OrderListRequest): { sql: string; params: unknown[] } {
+export function searchWhere(
+  request: OrderListRequest,
+): { sql: string; params: unknown[]; terms: number } {
   const params: unknown[] = [];
   const terms: string[] = [];
   for (const [key, columns] of Object.entries(SEARCH_COLUMNS)) {
@@ -67,7 +69,7 @@ export function searchWhere(request: OrderListRequest): { sql: string; params: u
   const sql = terms.length
     ? `not o.deleted_status and (${terms.join(joiner)})`
     : "not o.deleted_status";
-  return { sql, params };
+  return { sql, params, terms: terms.length };
 }
 
 /**
@@ -98,23 +100,41 @@ export function sortClause(sort: OrderListRequest["SortParams"]): string {
 /**
  * One page of the order list and the number of matching orders.
  *
+ * With search terms the matches are found once (one BitmapAnd/BitmapOr over the trigram
+ * indexes), kept in a CTE, and both counted and paged from there. Without terms every live
+ * order matches: counting and paging stay separate, so the page can follow an index.
+ *
  * @example
  * await searchOrders(db, { PageSize: 10, PageIndex: 1, PoNumberParam: "PO-1", AndOrParam: false });
  */
 export async function searchOrders(db: Db, request: OrderListRequest): Promise<OrderListResult> {
   const order = sortClause(request.SortParams);
-  const { sql: where, params } = searchWhere(request);
+  const { sql: where, params, terms } = searchWhere(request);
+  const offset = (request.PageIndex - 1) * request.PageSize;
+  const page = `order by ${order} limit ${request.PageSize} offset ${offset}`;
+  let count: number;
+  let rows: (Omit<Order, "trackingNumbers"> & { total?: number })[];
+  if (terms > 0) {
+    rows = await db.query(
+      `with o as materialized (select * from orders o where ${where})
+       select ${ORDER_COLUMNS}, (select count(*) from o)::int as total from o ${page}`,
+      params,
+    );
+    count = rows[0]?.total ?? (offset === 0 ? 0 : await countOrders(db, where, params));
+  } else {
+    count = await countOrders(db, where, params);
+    if (count === 0 || offset >= count) return { orders: [], totalRecordCount: count };
+    rows = await db.query(`select ${ORDER_COLUMNS} from orders o where ${where} ${page}`, params);
+  }
+  for (const row of rows) delete row.total;
+  const orders = await attachTrackingNumbers(db, rows);
+  return { orders: orders.map(contractOrder), totalRecordCount: count };
+}
+
+async function countOrders(db: Db, where: string, params: unknown[]): Promise<number> {
   const [{ count }] = await db.query<{ count: number }>(
     `select count(*)::int as count from orders o where ${where}`,
     params,
   );
-  const offset = (request.PageIndex - 1) * request.PageSize;
-  if (count === 0 || offset >= count) return { orders: [], totalRecordCount: count };
-  const rows = await db.query<Omit<Order, "trackingNumbers">>(
-    `select ${ORDER_COLUMNS} from orders o where ${where}
-      order by ${order} limit ${request.PageSize} offset ${offset}`,
-    params,
-  );
-  const orders = await attachTrackingNumbers(db, rows);
-  return { orders: orders.map(contractOrder), totalRecordCount: count };
+  return count;
 }
