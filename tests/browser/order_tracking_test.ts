@@ -183,7 +183,13 @@ Deno.test("order tracking pages", async (t) => {
       const { context, page } = await newPage(browser, server.url);
       await logIn(page, "olga", "olga-password");
       await page.goto("/order-tracking");
+      // 30 orders in all also make 3 pages: wait for the search itself.
+      const searched = page.waitForResponse((response) =>
+        response.url().endsWith("/api/order-tracking/list") &&
+        (response.request().postData() ?? "").includes('"PG-"')
+      );
       await page.getByLabel("PO Number").fill("PG-");
+      await searched;
       await page.getByText("Page 1 of 3").waitFor();
       assert.equal(await page.locator("tbody tr").count(), 10);
       await page.getByLabel("Rows per page").click();
