@@ -356,8 +356,13 @@ Deno.test("order tracking pages", async (t) => {
       await server.createUser({ username: "irma", password: "irma-password", inventoryUser: true });
       const { context, page, console } = await newPage(browser, server.url);
       await logIn(page, "irma", "irma-password");
+      // The refused call is logged after "No results." may already show: wait for the log line.
+      const refused = page.waitForEvent("console", {
+        predicate: (message) => message.text().includes("Error fetching orders"),
+      });
       await page.goto("/order-tracking");
       await page.getByText("No results.").waitFor();
+      await refused;
       assert.ok(console.some((line) => line.includes("Error fetching orders")));
       await context.close();
     });
