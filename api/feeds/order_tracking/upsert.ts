@@ -64,10 +64,10 @@ function planFor(fields: readonly OrderField[]): Plan {
 }
 
 /** The JSON text of records for `json_to_recordset` with the plan's record type. */
-function chunkJson(records: OrderRecord[], plan: Plan, ids?: number[]): string {
-  return JSON.stringify(records.map((record, i) => {
+function chunkJson(records: OrderRecord[], plan: Plan): string {
+  return JSON.stringify(records.map((record) => {
     const row: Record<string, unknown> = {
-      order_id: ids ? ids[i] : null,
+      order_id: null,
       row_no: record.row,
       unique_key: record.uniqueKey,
       keep: record.keep.length ? `,${record.keep.map(snakeCase).join(",")},` : null,
@@ -124,33 +124,54 @@ async function insertFresh(
   plan: Plan,
   received: string,
 ): Promise<number> {
-  // Ids up front, so one statement writes an order and its tracking numbers.
-  const ids = (await tx.query<{ id: number }>(
-    `select nextval(pg_get_serial_sequence('orders', 'id')) as id
-       from generate_series(1, $1::int)`,
-    [records.length],
-  )).map((row) => row.id);
   const { columns } = plan;
-  for (let start = 0; start < records.length; start += CHUNK) {
-    const chunk = records.slice(start, start + CHUNK);
-    await tx.query(
-      // ::text first: postgres.js would otherwise encode the JSON text a second time.
-      `with r as materialized (
-         select * from json_to_recordset($1::text::json) as r(${plan.recordType})),
-       added as (
-         insert into orders (id, order_tracking_source_id, unique_key, ${columns.join(", ")},
-                             tracking_search, last_updated, last_seen_at)
-         select order_id, $2, unique_key, ${columns.join(", ")}, coalesce(tracking, ''), now(),
-                $3::timestamptz
-           from r)
-       insert into tracking_numbers (order_id, tracking_number)
-       select r.order_id, t.number
-         from r cross join lateral unnest(string_to_array(r.tracking, E'\\n')) as t(number)
-        where r.tracking <> ''`,
-      [chunkJson(chunk, plan, ids.slice(start, start + CHUNK)), sourceId, received],
-    );
-  }
+  // The id is drawn in the materialized CTE, once per row and in file order, so one statement
+  // writes an order and its tracking numbers without a round trip to reserve ids first.
+  const statement = `with r as materialized (
+       select nextval('orders_id_seq') as id, r.*
+         from json_to_recordset($1::text::json) as r(${plan.recordType})),
+     added as (
+       insert into orders (id, order_tracking_source_id, unique_key, ${columns.join(", ")},
+                           tracking_search, last_updated, last_seen_at)
+       select id, $2, unique_key, ${columns.join(", ")}, coalesce(tracking, ''), now(),
+              $3::timestamptz
+         from r)
+     insert into tracking_numbers (order_id, tracking_number)
+     select r.id, t.number
+       from r cross join lateral unnest(string_to_array(r.tracking, E'\\n')) as t(number)
+      where r.tracking <> ''`;
+  await pipelined(
+    records,
+    (chunk) => chunkJson(chunk, plan),
+    // ::text first: postgres.js would otherwise encode the JSON text a second time.
+    (json) => tx.query(statement, [json, sourceId, received]),
+  );
   return records.length;
+}
+
+/**
+ * Writes `records` in chunks of CHUNK, one statement at a time, building each chunk's JSON
+ * while the database still works on the previous statement: the JavaScript side and the
+ * database side overlap instead of taking turns.
+ */
+async function pipelined(
+  records: OrderRecord[],
+  build: (chunk: OrderRecord[]) => string,
+  send: (json: string) => Promise<unknown>,
+): Promise<void> {
+  let previous: Promise<unknown> | undefined;
+  for (let start = 0; start < records.length; start += CHUNK) {
+    const json = build(records.slice(start, start + CHUNK));
+    if (previous) await previous;
+    const statement = send(json);
+    // Handled at once, so that a failure while the next chunk is built is not an unhandled
+    // rejection; awaiting it below still throws.
+    statement.catch(() => {});
+    previous = statement;
+    // Let the driver hand the statement to the database before the next chunk is built.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
+  if (previous) await previous;
 }
 
 /** Updates, restores or marks as seen the orders whose keys the source has. */
@@ -170,14 +191,13 @@ async function mergeKnown(
      ) on commit drop;
      truncate order_stage;`,
   );
-  for (let start = 0; start < records.length; start += CHUNK) {
-    await tx.query(
+  await pipelined(records, (chunk) => chunkJson(chunk, plan), (json) =>
+    tx.query(
       `insert into order_stage (order_id, row_no, unique_key, keep, tracking,
                                 ${columns.join(", ")})
        select * from json_to_recordset($1::text::json) as r(${plan.recordType})`,
-      [chunkJson(records.slice(start, start + CHUNK), plan)],
-    );
-  }
+      [json],
+    ));
   const kept = (column: string) => `strpos(coalesce(s.keep, ''), ',${column},') > 0`;
   const differs = [
     ...columns.map((column) =>
