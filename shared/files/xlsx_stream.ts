@@ -8,7 +8,7 @@ import * as XLSX from "xlsx";
 import type { FileLimits } from "./limits.ts";
 import type { Grid } from "./table.ts";
 import { excelSerialToIso } from "./values.ts";
-import { inflateEntry, listZipEntries, type ZipEntry } from "./zip_guard.ts";
+import { inflateCounted, listZipEntries, type ZipEntry } from "./zip_guard.ts";
 import { isBlankRow } from "./grid_rows.ts";
 import { xmlBlocks, xmlText } from "./xml_blocks.ts";
 import { attr, stringItemText, unescapeXml } from "./xml_text.ts";
@@ -237,28 +237,33 @@ async function scanSheet(
   return null;
 }
 
-function entryText(bytes: Uint8Array, entry: ZipEntry | undefined): Promise<string | null> {
-  return entry ? xmlText(inflateEntry(bytes, entry)) : Promise.resolve(null);
-}
-
 /**
- * Reads one sheet of an XLSX (already checked for zip bombs) by streaming its XML, or returns
+ * Reads one sheet of an XLSX by streaming its XML, or returns
  * null when the workbook needs SheetJS: an unusual package or XML, a cell type or number
  * format it does not handle, a sheet that is missing or not a worksheet, or a cap exceeded
  * (SheetJS then words the refusal). Gives the same grid as the SheetJS path.
+ *
+ * Every part it inflates is counted on the way and given up (null) as soon as it grows past
+ * its declared size; the size of each part read to its end lands in `sizes`, for
+ * `checkInflatedSizes`. `zipEntries` are the container's entries when the caller has listed
+ * and checked them already.
  */
 export async function readXlsxStreaming(
   bytes: Uint8Array,
   limits: FileLimits,
   sheet?: SheetRef,
+  zipEntries?: ZipEntry[],
+  sizes: Map<ZipEntry, number> = new Map(),
 ): Promise<Grid | null> {
+  const entryText = (entry: ZipEntry | undefined): Promise<string | null> =>
+    entry ? xmlText(inflateCounted(bytes, entry, sizes)) : Promise.resolve(null);
   try {
-    const entries = new Map(listZipEntries(bytes, limits).map((e) => [e.name, e]));
-    const ct = await entryText(bytes, entries.get("[Content_Types].xml"));
+    const entries = new Map((zipEntries ?? listZipEntries(bytes, limits)).map((e) => [e.name, e]));
+    const ct = await entryText(entries.get("[Content_Types].xml"));
     const parts = ct === null ? null : contentTypes(ct);
     if (!parts) return null;
-    const wbXml = await entryText(bytes, entries.get("xl/workbook.xml"));
-    const relsXml = await entryText(bytes, entries.get("xl/_rels/workbook.xml.rels"));
+    const wbXml = await entryText(entries.get("xl/workbook.xml"));
+    const relsXml = await entryText(entries.get("xl/_rels/workbook.xml.rels"));
     if (wbXml === null || relsXml === null) return null;
     const book = workbookSheets(wbXml, relsXml);
     if (!book) return null;
@@ -282,19 +287,19 @@ export async function readXlsxStreaming(
     if (parts.sst !== null) {
       const e = entries.get(parts.sst);
       if (!e) return null;
-      const read = await sharedStrings(inflateEntry(bytes, e));
+      const read = await sharedStrings(inflateCounted(bytes, e, sizes));
       if (!read) return null;
       sst = read;
     }
     let styles: string | null = null;
     if (parts.styles !== null) {
-      styles = await entryText(bytes, entries.get(parts.styles));
+      styles = await entryText(entries.get(parts.styles));
       if (styles === null) return null;
     }
     const formats = styleFormats(styles);
     if (!formats) return null;
     const ctx: CellContext = { sst, formats, date1904: book.date1904 };
-    const sink = await scanSheet(inflateEntry(bytes, sheetEntry), ctx, limits);
+    const sink = await scanSheet(inflateCounted(bytes, sheetEntry, sizes), ctx, limits);
     if (!sink) return null;
     return {
       format: "xlsx",
