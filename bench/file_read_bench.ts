@@ -78,7 +78,16 @@ export async function writeBenchFiles(
 }
 
 /**
- * Runs one case in its own process: the best time of the runs after the first (the machine
+ * The V8 flags the app's processes run with (the `start` task in deno.json), so each case is
+ * measured as the app would run it.
+ */
+export function appV8Flags(): string[] {
+  const config = JSON.parse(Deno.readTextFileSync(new URL("../deno.json", import.meta.url)));
+  return (config.tasks.start as string).match(/--v8-flags=\S+/g) ?? [];
+}
+
+/**
+ * Runs one case in its own process (with the app's V8 flags): the best time of the runs after the first (the machine
  * is shared, and the best run is the one least disturbed by others), peak memory of the first.
  */
 export async function measure(
@@ -90,6 +99,7 @@ export async function measure(
     args: [
       "run",
       "-A",
+      ...appV8Flags(),
       new URL("./measure_file_read.ts", import.meta.url).pathname,
       kind,
       file,

@@ -3,7 +3,7 @@
  * Each benchmark owns one "## " section of that file and replaces only its own, so other
  * benchmarks can add theirs.
  */
-import { measure, type Result, writeBenchFiles } from "./file_read_bench.ts";
+import { appV8Flags, measure, type Result, writeBenchFiles } from "./file_read_bench.ts";
 import { orderTrackingSection } from "./order_tracking_bench.ts";
 
 const ROWS = Number(Deno.env.get("BENCH_ROWS") ?? 100_000);
@@ -33,7 +33,7 @@ async function fileReading(): Promise<string> {
       [
         "ours-xlsx",
         files.xlsx,
-        "`readTable` on the XLSX (zip-bomb check, streamed sheet XML, cells as feed text)",
+        "`readTable` on the XLSX (zip-bomb checks while inflating, streamed sheet XML, cells as feed text)",
       ],
     ];
     // Other work on a shared machine slows runs at random; rounds interleave the cases so
@@ -76,7 +76,9 @@ async function fileReading(): Promise<string> {
         ROWS.toLocaleString("en-US")
       }-row, 13-column order file, as CSV and as XLSX`,
       "(laid out as Excel writes it: text in shared strings, parts deflated with zlib, about 86 % smaller than",
-      "the XML), generated at bench time. Each case runs in its own process, in rounds that alternate the cases: rows/s is",
+      `the XML), generated at bench time. Each case runs in its own process with the app's V8 flags (${
+        appV8Flags().map((f) => `\`${f}\``).join(" ") || "none"
+      }, from deno.json), in rounds that alternate the cases: rows/s is`,
       "from the best run after each process's first (the machine is shared with other work); peak memory is the",
       "rise of the process's resident high-water mark during its first run (first round).",
       "",

@@ -76,3 +76,41 @@ Deno.test("XLSX container caps apply to real workbooks", async () => {
   const truncated = xlsx.slice(0, xlsx.length - 30);
   await assert.rejects(readTable(truncated, { type: "xlsx" }), refusedWith("corrupt"));
 });
+
+/** A copy of a zip whose named entries declare `size` bytes unpacked (both headers). */
+function declareSize(zip: Uint8Array, names: string[], size: number): Uint8Array {
+  const b = zip.slice();
+  const v = new DataView(b.buffer);
+  let eocd = b.length - 22;
+  while (v.getUint32(eocd, true) !== 0x06054b50) eocd--;
+  let p = v.getUint32(eocd + 16, true);
+  for (let i = 0; i < v.getUint16(eocd + 10, true); i++) {
+    const nameLen = v.getUint16(p + 28, true);
+    const name = new TextDecoder().decode(b.subarray(p + 46, p + 46 + nameLen));
+    if (names.includes(name)) {
+      v.setUint32(p + 24, size, true);
+      v.setUint32(v.getUint32(p + 42, true) + 22, size, true);
+    }
+    p += 46 + nameLen + v.getUint16(p + 30, true) + v.getUint16(p + 32, true);
+  }
+  return b;
+}
+
+Deno.test("XLSX parts larger than declared are refused, read by the streaming reader or not", async () => {
+  const xlsx = writeTable(["a"], Array.from({ length: 2000 }, (_, i) => [`row ${i}`]), "xlsx");
+  const cases: [string[], string][] = [
+    [["xl/worksheets/sheet1.xml"], "xl/worksheets/sheet1.xml"], // streamed
+    [["xl/styles.xml"], "xl/styles.xml"], // read whole
+    [["xl/theme/theme1.xml"], "xl/theme/theme1.xml"], // not read: counted afterwards
+    // The first part in the directory is named, whichever was inflated first.
+    [["docProps/app.xml", "xl/worksheets/sheet1.xml"], "xl/worksheets/sheet1.xml"],
+    [["xl/worksheets/sheet1.xml", "xl/theme/theme1.xml"], "xl/theme/theme1.xml"],
+  ];
+  for (const [names, named] of cases) {
+    await assert.rejects(
+      readTable(declareSize(xlsx, names, 100), { type: "xlsx" }),
+      refusedWith("zip_entry_too_large", new RegExp(`part ${named} is larger than its header`)),
+      names.join(" "),
+    );
+  }
+});

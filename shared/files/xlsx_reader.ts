@@ -4,7 +4,7 @@ import { FileRefusedError, type RowError } from "./errors.ts";
 import type { FileLimits } from "./limits.ts";
 import type { Grid } from "./table.ts";
 import { excelSerialToIso } from "./values.ts";
-import { checkZipBomb } from "./zip_guard.ts";
+import { checkInflatedSizes, checkZipDirectory, type ZipEntry } from "./zip_guard.ts";
 import { isDateFormat, numberText, ZERO_PAD } from "./xlsx_cells.ts";
 import { readXlsxStreaming } from "./xlsx_stream.ts";
 
@@ -78,7 +78,7 @@ function parseWorkbook(bytes: Uint8Array, options: XLSX.ParsingOptions): XLSX.Wo
 
 /**
  * Reads one sheet of an XLSX or XLS workbook into a grid of text cells. XLSX containers are
- * checked for zip bombs first, then read by streaming the sheet's XML (xlsx_stream.ts); XLS
+ * checked for zip bombs (as they are read), and read by streaming the sheet's XML (xlsx_stream.ts); XLS
  * and whatever the streaming reader is unsure about go to SheetJS, which parses only the
  * chosen sheet.
  *
@@ -91,8 +91,15 @@ export async function readWorkbookGrid(
   sheet?: SheetRef,
 ): Promise<Grid> {
   if (format === "xlsx") {
-    await checkZipBomb(bytes, limits);
-    const streamed = await readXlsxStreaming(bytes, limits, sheet);
+    // Zip bombs: the declared sizes are checked before anything inflates; the streaming
+    // reader counts what it inflates and stops at an entry's declared size; then every entry
+    // it did not read to the end is inflated and counted. Only then is its grid returned, or
+    // SheetJS (which inflates everything) let in: the same refusals as one checking pass
+    // first, without inflating the sheet twice.
+    const entries = checkZipDirectory(bytes, limits);
+    const sizes = new Map<ZipEntry, number>();
+    const streamed = await readXlsxStreaming(bytes, limits, sheet, entries, sizes);
+    await checkInflatedSizes(bytes, entries, limits, sizes);
     if (streamed) return streamed;
   }
   return readWithSheetJs(bytes, format, limits, sheet);

@@ -8,7 +8,7 @@ import * as XLSX from "xlsx";
 import type { FileLimits } from "./limits.ts";
 import type { Grid } from "./table.ts";
 import { excelSerialToIso } from "./values.ts";
-import { inflateEntry, listZipEntries, type ZipEntry } from "./zip_guard.ts";
+import { inflateCounted, listZipEntries, type ZipEntry } from "./zip_guard.ts";
 import { isBlankRow } from "./grid_rows.ts";
 import { xmlBlocks, xmlText } from "./xml_blocks.ts";
 import { attr, stringItemText, unescapeXml } from "./xml_text.ts";
@@ -23,27 +23,43 @@ interface CellContext {
   sst: (string | undefined)[];
   formats: (string | null)[];
   date1904: boolean;
+  /** Texts of plain numbers and of dates by their `<v>` text, so repeated values share one string. */
+  plain: Map<string, string>;
+  dates: Map<string, string>;
 }
 
+/** Distinct values remembered per kind; beyond that, new values are converted every time. */
+const NUMBER_CACHE = 16_384;
+
 /** Text of a numeric cell under its style's number format, as the SheetJS path gives it. */
-function numberCell(v: number, style: string | undefined, ctx: CellContext): string {
+function numberCell(raw: string, style: string | undefined, ctx: CellContext): string {
   let z: string | null = "General";
   if (style !== undefined) {
     const s = ctx.formats[style as unknown as number];
     if (s === null) throw new Unsure();
     if (s !== undefined) z = s;
   }
+  let cache = ctx.plain;
   if (z !== "General") {
-    if (isDateFormat(z)) return excelSerialToIso(v, ctx.date1904);
-    if (ZERO_PAD.test(z)) {
+    if (isDateFormat(z)) cache = ctx.dates;
+    else if (ZERO_PAD.test(z)) {
       let w: string | undefined;
       try {
-        w = XLSX.SSF.format(z, v);
+        w = XLSX.SSF.format(z, parseFloat(raw));
       } catch { /* SheetJS leaves the display text out when the format fails */ }
       if (w) return w;
     }
   }
-  return numberText(v);
+  // The output holds a string per cell; a quantity column repeats a few values many times.
+  let text = cache.get(raw);
+  if (text === undefined) {
+    const v = parseFloat(raw);
+    text = cache === ctx.dates ? excelSerialToIso(v, ctx.date1904) : numberText(v);
+    if (text === raw) text = raw; // one string for key and value
+    // A cut of 13 characters or more points into the block: not kept as a key.
+    if (raw.length < 13 && cache.size < NUMBER_CACHE) cache.set(raw, text);
+  }
+  return text;
 }
 
 const ESCAPES = /&#x?([\da-fA-F]+);|_x([\da-fA-F]{4})_/gi;
@@ -81,7 +97,7 @@ function cellText(tag: string, content: string, ctx: CellContext): string | unde
   if (t === undefined || t === "n") {
     if (v === undefined) return undefined;
     if (NOT_PLAIN.test(v)) throw new Unsure();
-    return numberCell(parseFloat(v), attr(tag, "s"), ctx);
+    return numberCell(v, attr(tag, "s"), ctx);
   }
   switch (t) {
     case "s": {
@@ -141,6 +157,8 @@ function decodeRef(ref: string | undefined): [number, number] {
 /** Collects rows into a grid, applying the caps; over a cap, SheetJS reports it. */
 interface RowSink {
   rows: string[][];
+  /** The row being read; each row is then copied out at its exact width. */
+  scratch: string[];
   rowNumbers: number[];
   cells: number;
   lastRow: number;
@@ -167,7 +185,8 @@ function scanRows(block: string, ctx: CellContext, sink: RowSink, limits: FileLi
     sink.lastRow = r;
     const re = block.indexOf("</row>", te);
     if (re < 0) throw new Unsure();
-    const row: string[] = [];
+    const scratch = sink.scratch;
+    let n = 0;
     let j = te + 1;
     for (;;) {
       const cs = block.indexOf("<c", j);
@@ -190,17 +209,19 @@ function scanRows(block: string, ctx: CellContext, sink: RowSink, limits: FileLi
         j = close + 4;
       }
       const [col, cellRow] = decodeRef(attr(tag, "r"));
-      if (cellRow !== r || col < row.length) throw new Unsure();
+      if (cellRow !== r || col < n) throw new Unsure();
       const text = cellText(tag, content, ctx);
       if (text === undefined) continue;
-      while (row.length < col) row.push("");
-      row.push(text);
+      while (n < col) scratch[n++] = "";
+      scratch[n++] = text;
     }
     i = re + 6;
-    if (row.length === 0) continue;
-    if (row.length > limits.maxColumns) throw new Unsure();
+    if (n === 0) continue;
+    if (n > limits.maxColumns) throw new Unsure();
+    // An array grown by push keeps spare room; the copy holds just the cells.
+    const row = scratch.slice(0, n);
     if (isBlankRow(row)) continue;
-    sink.cells += row.length;
+    sink.cells += n;
     if (sink.cells > limits.maxCells) throw new Unsure();
     sink.rows.push(row);
     sink.rowNumbers.push(r);
@@ -215,7 +236,7 @@ async function scanSheet(
   ctx: CellContext,
   limits: FileLimits,
 ): Promise<RowSink | null> {
-  const sink: RowSink = { rows: [], rowNumbers: [], cells: 0, lastRow: 0 };
+  const sink: RowSink = { rows: [], scratch: [], rowNumbers: [], cells: 0, lastRow: 0 };
   let started = false;
   for await (let block of xmlBlocks(pieces, "</row>")) {
     if (block.indexOf("<!") >= 0) return null;
@@ -237,28 +258,33 @@ async function scanSheet(
   return null;
 }
 
-function entryText(bytes: Uint8Array, entry: ZipEntry | undefined): Promise<string | null> {
-  return entry ? xmlText(inflateEntry(bytes, entry)) : Promise.resolve(null);
-}
-
 /**
- * Reads one sheet of an XLSX (already checked for zip bombs) by streaming its XML, or returns
+ * Reads one sheet of an XLSX by streaming its XML, or returns
  * null when the workbook needs SheetJS: an unusual package or XML, a cell type or number
  * format it does not handle, a sheet that is missing or not a worksheet, or a cap exceeded
  * (SheetJS then words the refusal). Gives the same grid as the SheetJS path.
+ *
+ * Every part it inflates is counted on the way and given up (null) as soon as it grows past
+ * its declared size; the size of each part read to its end lands in `sizes`, for
+ * `checkInflatedSizes`. `zipEntries` are the container's entries when the caller has listed
+ * and checked them already.
  */
 export async function readXlsxStreaming(
   bytes: Uint8Array,
   limits: FileLimits,
   sheet?: SheetRef,
+  zipEntries?: ZipEntry[],
+  sizes: Map<ZipEntry, number> = new Map(),
 ): Promise<Grid | null> {
+  const entryText = (entry: ZipEntry | undefined): Promise<string | null> =>
+    entry ? xmlText(inflateCounted(bytes, entry, sizes)) : Promise.resolve(null);
   try {
-    const entries = new Map(listZipEntries(bytes, limits).map((e) => [e.name, e]));
-    const ct = await entryText(bytes, entries.get("[Content_Types].xml"));
+    const entries = new Map((zipEntries ?? listZipEntries(bytes, limits)).map((e) => [e.name, e]));
+    const ct = await entryText(entries.get("[Content_Types].xml"));
     const parts = ct === null ? null : contentTypes(ct);
     if (!parts) return null;
-    const wbXml = await entryText(bytes, entries.get("xl/workbook.xml"));
-    const relsXml = await entryText(bytes, entries.get("xl/_rels/workbook.xml.rels"));
+    const wbXml = await entryText(entries.get("xl/workbook.xml"));
+    const relsXml = await entryText(entries.get("xl/_rels/workbook.xml.rels"));
     if (wbXml === null || relsXml === null) return null;
     const book = workbookSheets(wbXml, relsXml);
     if (!book) return null;
@@ -282,19 +308,25 @@ export async function readXlsxStreaming(
     if (parts.sst !== null) {
       const e = entries.get(parts.sst);
       if (!e) return null;
-      const read = await sharedStrings(inflateEntry(bytes, e));
+      const read = await sharedStrings(inflateCounted(bytes, e, sizes));
       if (!read) return null;
       sst = read;
     }
     let styles: string | null = null;
     if (parts.styles !== null) {
-      styles = await entryText(bytes, entries.get(parts.styles));
+      styles = await entryText(entries.get(parts.styles));
       if (styles === null) return null;
     }
     const formats = styleFormats(styles);
     if (!formats) return null;
-    const ctx: CellContext = { sst, formats, date1904: book.date1904 };
-    const sink = await scanSheet(inflateEntry(bytes, sheetEntry), ctx, limits);
+    const ctx: CellContext = {
+      sst,
+      formats,
+      date1904: book.date1904,
+      plain: new Map(),
+      dates: new Map(),
+    };
+    const sink = await scanSheet(inflateCounted(bytes, sheetEntry, sizes), ctx, limits);
     if (!sink) return null;
     return {
       format: "xlsx",

@@ -176,14 +176,36 @@ async function inflatedSize(bytes: Uint8Array, entry: ZipEntry, cap: number): Pr
   return total;
 }
 
+/** Raised inside a reader when an entry inflates past its declared size. */
+class Overflow extends Error {}
+
 /**
- * Refuses zip bombs before SheetJS inflates anything: checks the entry count, each entry's
- * declared size and ratio and their total, then inflates every entry natively while counting,
- * so sizes that lie in the headers are caught as well.
+ * {@link inflateEntry} that counts as it goes and throws as soon as the entry grows past its
+ * declared size (already checked against the caps), so a reader is never handed more than the
+ * directory allowed. The size of an entry read to its end is recorded in `sizes`, which
+ * {@link checkInflatedSizes} then takes instead of inflating the entry again.
+ */
+export async function* inflateCounted(
+  bytes: Uint8Array,
+  entry: ZipEntry,
+  sizes: Map<ZipEntry, number>,
+): AsyncGenerator<Uint8Array> {
+  let total = 0;
+  for await (const piece of inflateEntry(bytes, entry)) {
+    total += piece.byteLength;
+    if (entry.method !== 0 && total > entry.declaredSize) throw new Overflow();
+    yield piece;
+  }
+  sizes.set(entry, total);
+}
+
+/**
+ * The checks that need no inflating: the entry count, each entry's declared size and ratio,
+ * and their total. Returns the entries.
  *
  * @throws {FileRefusedError} `zip_*`, `encrypted` or `corrupt`
  */
-export async function checkZipBomb(bytes: Uint8Array, limits: FileLimits): Promise<void> {
+export function checkZipDirectory(bytes: Uint8Array, limits: FileLimits): ZipEntry[] {
   const entries = listZipEntries(bytes, limits);
   let declaredTotal = 0;
   for (const e of entries) {
@@ -191,6 +213,23 @@ export async function checkZipBomb(bytes: Uint8Array, limits: FileLimits): Promi
     declaredTotal += e.declaredSize;
     checkTotal(declaredTotal, limits);
   }
+  return entries;
+}
+
+/**
+ * The checks on real sizes: every entry inflated natively while counting (entries whose size
+ * `known` already holds, counted by {@link inflateCounted}, are not inflated again), so sizes
+ * that lie in the headers are caught. Entries are checked in directory order, so the refusal
+ * is the same whichever entries were counted before.
+ *
+ * @throws {FileRefusedError} `zip_*` or `corrupt`
+ */
+export async function checkInflatedSizes(
+  bytes: Uint8Array,
+  entries: ZipEntry[],
+  limits: FileLimits,
+  known: ReadonlyMap<ZipEntry, number> = new Map(),
+): Promise<void> {
   let actualTotal = 0;
   for (const e of entries) {
     if (e.method === 0) {
@@ -198,11 +237,13 @@ export async function checkZipBomb(bytes: Uint8Array, limits: FileLimits): Promi
       continue;
     }
     if (e.method !== 8) throw corrupt(`unsupported compression in ${e.name}`);
-    let size: number;
-    try {
-      size = await inflatedSize(bytes, e, Math.min(limits.maxEntryBytes, e.declaredSize));
-    } catch {
-      throw corrupt(`${e.name} does not inflate`);
+    let size = known.get(e);
+    if (size === undefined) {
+      try {
+        size = await inflatedSize(bytes, e, Math.min(limits.maxEntryBytes, e.declaredSize));
+      } catch {
+        throw corrupt(`${e.name} does not inflate`);
+      }
     }
     if (size > e.declaredSize) {
       throw new FileRefusedError(
@@ -214,6 +255,16 @@ export async function checkZipBomb(bytes: Uint8Array, limits: FileLimits): Promi
     actualTotal += size;
     checkTotal(actualTotal, limits);
   }
+}
+
+/**
+ * Refuses zip bombs before SheetJS inflates anything: {@link checkZipDirectory}, then
+ * {@link checkInflatedSizes} over every entry.
+ *
+ * @throws {FileRefusedError} `zip_*`, `encrypted` or `corrupt`
+ */
+export async function checkZipBomb(bytes: Uint8Array, limits: FileLimits): Promise<void> {
+  await checkInflatedSizes(bytes, checkZipDirectory(bytes, limits), limits);
 }
 
 function checkEntrySize(name: string, size: number, compressed: number, limits: FileLimits) {
