@@ -16,7 +16,7 @@ import { Link } from "wouter";
 import { deleteUser, fetchUsers, type UserAccount } from "../../api/accounts.ts";
 import { Loading } from "../../components/loading.tsx";
 import { DESKTOP_MIN_WIDTH, useMinWidth } from "../../components/use_min_width.ts";
-import { DeleteUserDialog } from "./delete_user_dialog.tsx";
+import { DeleteDialog } from "../../components/delete_dialog.tsx";
 
 export const NO_USERS_CARDS = "No users found.";
 export const NO_USERS_TABLE = "No results.";
@@ -125,6 +125,7 @@ export default function UsersPage() {
   const [mode, setMode] = useState<ViewMode>("table");
   const [users, setUsers] = useState<UserAccount[] | null>(null);
   const [toDelete, setToDelete] = useState<UserAccount | null>(null);
+  const [deleteFailure, setDeleteFailure] = useState<string | null>(null);
 
   useEffect(() => {
     let current = true;
@@ -139,14 +140,21 @@ export default function UsersPage() {
     };
   }, []);
 
-  const confirmDelete = async (user: UserAccount) => {
+  const confirmDelete = async (): Promise<boolean> => {
+    if (!toDelete) return false;
+    setDeleteFailure(null);
     try {
-      await deleteUser(user.userId);
+      await deleteUser(toDelete.userId);
     } catch (error) {
       console.error("Delete failed", error);
-      throw error;
+      setDeleteFailure(error instanceof Error ? error.message : "The user could not be deleted.");
+      return false;
     }
-    setUsers((old) => old?.filter((row) => row.userId !== user.userId) ?? null);
+    setUsers((old) => old?.filter((row) => row.userId !== toDelete.userId) ?? null);
+    return true;
+  };
+  const closeDelete = () => {
+    setDeleteFailure(null);
     setToDelete(null);
   };
 
@@ -176,10 +184,11 @@ export default function UsersPage() {
         : view === "table"
         ? <UsersTable users={users} onDelete={setToDelete} />
         : <UserCards users={users} onDelete={setToDelete} />}
-      <DeleteUserDialog
-        user={toDelete}
-        onCancel={() => setToDelete(null)}
+      <DeleteDialog
+        name={toDelete?.username ?? null}
+        onCancel={closeDelete}
         onConfirm={confirmDelete}
+        failure={deleteFailure}
       />
     </Container>
   );

@@ -26,7 +26,7 @@ import {
 import { longDateTime } from "../../components/format_date.ts";
 import { Loading } from "../../components/loading.tsx";
 import { TABLET_MIN_WIDTH, useMinWidth } from "../../components/use_min_width.ts";
-import { DeleteSourceDialog } from "./delete_source_dialog.tsx";
+import { DeleteDialog } from "../../components/delete_dialog.tsx";
 import { SendTestEmailDialog } from "./send_test_email_dialog.tsx";
 
 export const NO_SOURCES_CARDS = "No email sources found.";
@@ -230,15 +230,16 @@ export default function EmailSourceListPage() {
     load();
   }, []);
 
-  const confirmDelete = async (source: EmailSource) => {
+  const confirmDelete = async (): Promise<boolean> => {
+    if (!toDelete) return false;
     try {
-      await deleteEmailSource(source.id);
+      await deleteEmailSource(toDelete.id);
     } catch (error) {
       console.error("Error deleting email source", error);
-      throw error;
+      return false;
     }
-    setSources((old) => old?.filter((row) => row.id !== source.id) ?? null);
-    setToDelete(null);
+    setSources((old) => old?.filter((row) => row.id !== toDelete.id) ?? null);
+    return true;
   };
 
   const check = async (source: EmailSource) => {
@@ -292,8 +293,8 @@ export default function EmailSourceListPage() {
         : view === "table"
         ? <SourcesTable sources={sources} actions={actions} />
         : <SourceCards sources={sources} actions={actions} />}
-      <DeleteSourceDialog
-        source={toDelete}
+      <DeleteDialog
+        name={toDelete?.username ?? null}
         onCancel={() => setToDelete(null)}
         onConfirm={confirmDelete}
       />
