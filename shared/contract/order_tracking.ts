@@ -3,33 +3,14 @@
  * the web app (spec part 1, sections 3, 5 and 7).
  */
 import { z } from "zod";
+import { ORDER_TRACKING_COLUMNS, type OrderTrackingColumn } from "./order_columns.ts";
 
+/** One order field fed by a file column: every list column but notes, which only people write. */
+export type OrderField = Exclude<OrderTrackingColumn, "notes">;
 /** The order fields a source column can feed (spec section 3, columnNormalizationValues). */
-export const ORDER_FIELDS = [
-  "accountNumber",
-  "brandName",
-  "customerName",
-  "customerNumber",
-  "customerPoNumber",
-  "documentNumber",
-  "estimatedArrivalDate",
-  "itemNumber",
-  "itemStatus",
-  "lineStatus",
-  "orderDate",
-  "poDate",
-  "qty",
-  "qtyFulfilled",
-  "shipToName",
-  "shippedDate",
-  "supplierName",
-  "supplierOrderStatus",
-  "trackingNumbers",
-  "wildcard1",
-  "wildcard2",
-] as const;
-/** One order field fed by a file column. */
-export type OrderField = typeof ORDER_FIELDS[number];
+export const ORDER_FIELDS: readonly OrderField[] = ORDER_TRACKING_COLUMNS.filter(
+  (column): column is OrderField => column !== "notes",
+);
 
 /** Order fields that hold dates (ISO text in answers, `YYYY-MM-DDTHH:MM:SS`). */
 export const DATE_FIELDS = ["estimatedArrivalDate", "orderDate", "poDate", "shippedDate"] as const;
