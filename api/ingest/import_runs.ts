@@ -15,6 +15,7 @@ import {
   type RunTrigger,
 } from "./feeds.ts";
 import { sha256Hex } from "../../shared/sha256.ts";
+import type { ImportRunDetails, ImportRunSummary } from "../../shared/contract/email_sources.ts";
 
 /** The job kind that processes one queued run. */
 export const IMPORT_RUN_JOB = "import-run";
@@ -37,32 +38,9 @@ export interface NewRun {
   error?: string;
 }
 
-/** A run as the API shows it. */
-export interface ImportRun {
-  id: number;
-  feed: string;
-  sourceId: number;
-  trigger: RunTrigger;
-  status: "queued" | "succeeded" | "failed" | "held";
-  fileName: string;
-  fileSize: number | null;
-  sha256: string | null;
-  receivedAt: string;
-  createdAt: string;
-  finishedAt: string | null;
-  mailMessageId: number | null;
-  rerunOf: number | null;
-  counts: Record<string, number>;
-  warnings: string[];
-  error: string | null;
-  rowErrorCount: number;
-}
-
-/** A run with its row errors and log. */
-export interface ImportRunDetails extends ImportRun {
-  rowErrors: RowError[];
-  log: string[];
-}
+/** A run as the API shows it (the shape lives in the shared contract). */
+export type ImportRun = ImportRunSummary;
+export type { ImportRunDetails };
 
 /** Stores bytes once per content and returns the file's id. */
 export async function storeImportFile(tx: Db, bytes: Uint8Array): Promise<number> {

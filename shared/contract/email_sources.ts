@@ -132,7 +132,7 @@ export interface ImportRunSummary {
   id: number;
   feed: string;
   sourceId: number;
-  trigger: string;
+  trigger: "mail" | "sftp" | "upload" | "cli" | "rerun";
   status: "queued" | "succeeded" | "failed" | "held";
   fileName: string;
   fileSize: number | null;
