@@ -6,7 +6,6 @@ import {
   Flex,
   Grid,
   Heading,
-  SegmentedControl,
   Table,
   Text,
   VisuallyHidden,
@@ -15,13 +14,12 @@ import { useEffect, useState } from "react";
 import { Link } from "wouter";
 import { deleteUser, fetchUsers, type UserAccount } from "../../api/accounts.ts";
 import { Loading } from "../../components/loading.tsx";
-import { DESKTOP_MIN_WIDTH, useMinWidth } from "../../components/use_min_width.ts";
+import { ListViewToggle, useListView } from "../../components/list_view.tsx";
+import { DESKTOP_MIN_WIDTH } from "../../components/use_min_width.ts";
 import { DeleteDialog } from "../../components/delete_dialog.tsx";
 
 export const NO_USERS_CARDS = "No users found.";
 export const NO_USERS_TABLE = "No results.";
-
-type ViewMode = "table" | "cards";
 
 const fullName = (user: UserAccount) => [user.firstName, user.lastName].filter(Boolean).join(" ");
 const yesNo = (on: boolean) => (on ? "Yes" : "No");
@@ -121,8 +119,7 @@ function UserCards(
  * /admin/manage/users: a table from 1024 px with a table/cards toggle, cards only below it.
  */
 export default function UsersPage() {
-  const desktop = useMinWidth(DESKTOP_MIN_WIDTH);
-  const [mode, setMode] = useState<ViewMode>("table");
+  const { view, chosen, setChosen, canChoose } = useListView(DESKTOP_MIN_WIDTH);
   const [users, setUsers] = useState<UserAccount[] | null>(null);
   const [toDelete, setToDelete] = useState<UserAccount | null>(null);
   const [deleteFailure, setDeleteFailure] = useState<string | null>(null);
@@ -158,22 +155,12 @@ export default function UsersPage() {
     setToDelete(null);
   };
 
-  const view = desktop ? mode : "cards";
   return (
     <Container size="4" p="4">
       <Flex justify="between" align="center" gap="3" mb="4" wrap="wrap">
         <Heading as="h1">Manage Users</Heading>
         <Flex gap="3" align="center">
-          {desktop && (
-            <SegmentedControl.Root
-              value={mode}
-              onValueChange={(value) => setMode(value as ViewMode)}
-              aria-label="View"
-            >
-              <SegmentedControl.Item value="table">Table</SegmentedControl.Item>
-              <SegmentedControl.Item value="cards">Cards</SegmentedControl.Item>
-            </SegmentedControl.Root>
-          )}
+          {canChoose && <ListViewToggle value={chosen} onChange={setChosen} />}
           <Button asChild>
             <Link href="/admin/manage/users/edit/0">Add User</Link>
           </Button>

@@ -7,7 +7,6 @@ import {
   Flex,
   Grid,
   Heading,
-  SegmentedControl,
   Switch,
   Table,
   Text,
@@ -25,14 +24,13 @@ import {
 } from "../../api/email_sources.ts";
 import { longDateTime } from "../../components/format_date.ts";
 import { Loading } from "../../components/loading.tsx";
-import { TABLET_MIN_WIDTH, useMinWidth } from "../../components/use_min_width.ts";
+import { ListViewToggle, useListView } from "../../components/list_view.tsx";
+import { TABLET_MIN_WIDTH } from "../../components/use_min_width.ts";
 import { DeleteDialog } from "../../components/delete_dialog.tsx";
 import { SendTestEmailDialog } from "./send_test_email_dialog.tsx";
 
 export const NO_SOURCES_CARDS = "No email sources found.";
 export const NO_SOURCES_TABLE = "No results.";
-
-type ViewMode = "table" | "cards";
 
 interface Actions {
   onDelete: (source: EmailSource) => void;
@@ -210,8 +208,7 @@ export function pollMessage(result: PollResult): string {
  * confirmation, the test e-mail dialog and "Check now" (polls the mailbox at once).
  */
 export default function EmailSourceListPage() {
-  const wide = useMinWidth(TABLET_MIN_WIDTH);
-  const [mode, setMode] = useState<ViewMode>("table");
+  const { view, chosen, setChosen, canChoose } = useListView(TABLET_MIN_WIDTH);
   const [sources, setSources] = useState<EmailSource[] | null>(null);
   const [toDelete, setToDelete] = useState<EmailSource | null>(null);
   const [toTest, setToTest] = useState<EmailSource | null>(null);
@@ -264,22 +261,12 @@ export default function EmailSourceListPage() {
     onActive: (source, on) => setActive((old) => ({ ...old, [source.id]: on })),
     checking,
   };
-  const view = wide ? mode : "cards";
   return (
     <Container size="4" p="4">
       <Flex justify="between" align="center" gap="3" mb="4" wrap="wrap">
         <Heading as="h1">Email Sources</Heading>
         <Flex gap="3" align="center" wrap="wrap">
-          {wide && (
-            <SegmentedControl.Root
-              value={mode}
-              onValueChange={(value) => setMode(value as ViewMode)}
-              aria-label="View"
-            >
-              <SegmentedControl.Item value="table">Table</SegmentedControl.Item>
-              <SegmentedControl.Item value="cards">Cards</SegmentedControl.Item>
-            </SegmentedControl.Root>
-          )}
+          {canChoose && <ListViewToggle value={chosen} onChange={setChosen} />}
           <Button asChild variant="soft">
             <Link href="/import-runs">Import Runs</Link>
           </Button>

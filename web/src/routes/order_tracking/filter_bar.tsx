@@ -2,7 +2,7 @@ import { Button, CheckboxGroup, Flex, Popover, SegmentedControl, Text } from "@r
 import { useId } from "react";
 import { SEARCH_FIELDS, type SearchParamKey } from "../../../../shared/contract/order_tracking.ts";
 import { TextField } from "../../components/text_field.tsx";
-import { useMinWidth } from "../../components/use_min_width.ts";
+import { TABLET_MIN_WIDTH, useMinWidth } from "../../components/use_min_width.ts";
 
 /** The search terms as typed, by parameter. */
 export type SearchTerms = Record<SearchParamKey, string>;
@@ -26,7 +26,7 @@ export function emptyTerms(): SearchTerms {
  * to three under 768 px. Only these fields' terms are searched.
  */
 export function useShownSearchFields(mobileFields: SearchParamKey[]): SearchParamKey[] {
-  const mobile = !useMinWidth(768);
+  const mobile = !useMinWidth(TABLET_MIN_WIDTH);
   const wide = useMinWidth(1280);
   const keys = SEARCH_FIELDS.map((field) => field.key);
   if (mobile) return keys.filter((key) => mobileFields.includes(key));
@@ -85,7 +85,7 @@ function MobileFieldChooser(
 
 /** The order list's filter bar: the shown search fields and the AND/OR toggle. */
 export function FilterBar(props: Props) {
-  const mobile = !useMinWidth(768);
+  const mobile = !useMinWidth(TABLET_MIN_WIDTH);
   const matchId = useId();
   const shown = SEARCH_FIELDS.filter((field) => props.shown.includes(field.key));
   return (

@@ -9,7 +9,6 @@ import {
   Grid,
   Heading,
   IconButton,
-  SegmentedControl,
   Switch,
   Table,
   Text,
@@ -19,9 +18,8 @@ import { Link, useLocation } from "wouter";
 import { deleteSource, fetchSources, type OrderTrackingSource } from "../../api/order_tracking.ts";
 import { isSuccess } from "../../api/http.ts";
 import { DeleteDialog } from "../../components/delete_dialog.tsx";
-import { useMinWidth } from "../../components/use_min_width.ts";
-
-type View = "table" | "cards";
+import { ListViewToggle, useListView } from "../../components/list_view.tsx";
+import { TABLET_MIN_WIDTH } from "../../components/use_min_width.ts";
 
 function ActionsMenu(
   { source, onDelete }: { source: OrderTrackingSource; onDelete(): void },
@@ -136,9 +134,7 @@ function SourceCards({ sources, selected, toggle, askDelete }: ViewProps) {
 
 /** /order-tracking-sources: the sources as a table or cards, Add, Edit and Delete. */
 export default function SourceListPage() {
-  const wide = useMinWidth(768);
-  const [chosenView, setChosenView] = useState<View>("table");
-  const view: View = wide ? chosenView : "cards";
+  const { view, chosen, setChosen, canChoose } = useListView(TABLET_MIN_WIDTH);
   const [sources, setSources] = useState<OrderTrackingSource[]>([]);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [deleting, setDeleting] = useState<OrderTrackingSource | null>(null);
@@ -179,16 +175,7 @@ export default function SourceListPage() {
       <Flex justify="between" align="center" wrap="wrap" gap="3" mb="4">
         <Heading as="h1">Order Tracking Sources</Heading>
         <Flex gap="3" align="center">
-          {wide && (
-            <SegmentedControl.Root
-              value={chosenView}
-              onValueChange={(value) => setChosenView(value as View)}
-              aria-label="View"
-            >
-              <SegmentedControl.Item value="table">Table</SegmentedControl.Item>
-              <SegmentedControl.Item value="cards">Cards</SegmentedControl.Item>
-            </SegmentedControl.Root>
-          )}
+          {canChoose && <ListViewToggle value={chosen} onChange={setChosen} />}
           <Button asChild>
             <Link href="/order-tracking-sources/edit/0">Add Source</Link>
           </Button>
