@@ -2,11 +2,11 @@
  * A real server for tests: fresh database (in-memory PGlite, or a new database on the PostgreSQL
  * of `DATABASE_URL`), real HTTP on a random loopback port, the built web app when present.
  */
-import postgres from "postgres";
 import { type Config, loadConfig } from "../../api/config.ts";
 import type { Db } from "../../api/db/client.ts";
 import { hashPassword } from "../../api/auth/password.ts";
 import { type RunningServer, startServer } from "../../api/server.ts";
+import { freshPostgresDatabase } from "./db.ts";
 
 export const ADMIN_PASSWORD = "admin-test-password";
 const webDist = new URL("../../web/dist/", import.meta.url).pathname;
@@ -45,24 +45,6 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     ADMIN_PASSWORD,
     ...overrides,
   });
-}
-
-/** Creates a throw-away database on the configured PostgreSQL and returns its URL and a dropper. */
-async function freshPostgresDatabase(url: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `t_${crypto.randomUUID().replaceAll("-", "")}`;
-  const admin = postgres(url, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
-  const dbUrl = new URL(url);
-  dbUrl.pathname = `/${name}`;
-  return {
-    url: dbUrl.href,
-    async drop() {
-      const again = postgres(url, { max: 1, onnotice: () => {} });
-      await again.unsafe(`drop database if exists ${name} with (force)`);
-      await again.end();
-    },
-  };
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * The order list search (DESIGN.md section 6): six case-insensitive substring terms combined with
- * AND or OR, an ordered multi-column sort over a whitelist, 1-based pages. Every term is an
- * `ilike` on a column of `orders` with a trigram index, so PostgreSQL combines the indexes with a
- * BitmapAnd/BitmapOr instead of reading every order.
+ * AND or OR, an ordered multi-column sort over a whitelist, 1-based pages. Every term is a
+ * condition on a column of `orders` with a trigram index, so PostgreSQL combines the indexes with
+ * a BitmapAnd/BitmapOr instead of reading every order; which of the term's trigrams the index
+ * reads is chosen from a sample of the column (trigram_choice.ts).
  */
 import type { Db } from "../../db/client.ts";
 import { snakeCase } from "../../db/names.ts";
@@ -16,9 +17,11 @@ import {
 } from "../../../shared/contract/order_tracking.ts";
 import { badRequest } from "../../http/errors.ts";
 import { attachTrackingNumbers, contractOrder, ORDER_COLUMNS } from "./order_rows.ts";
+import { currentSearchSample, type SearchedColumn, type SearchSample } from "./search_sample.ts";
+import { choosePieces } from "./trigram_choice.ts";
 
 /** Which columns each search parameter looks in. */
-const SEARCH_COLUMNS: Record<string, string[]> = {
+const SEARCH_COLUMNS: Record<string, SearchedColumn[]> = {
   PoNumberParam: ["customer_po_number"],
   ItemNumberParam: ["item_number"],
   ShipToNameParam: ["customer_name", "ship_to_name"],
@@ -51,18 +54,27 @@ export function containsPattern(term: string): string {
 /**
  * The where clause and parameters of a search. Blank terms are ignored; no terms means every
  * live order.
+ *
+ * Without a sample each term is `column ilike '%term%'`, and the index reads every trigram of
+ * the term. With one, the index reads only the trigrams chosen for that column
+ * (`column ilike '%abc%' and ...`) and the whole term is checked on the rows they let through
+ * (`strpos(lower(column), lower(term)) > 0`, which is what `ilike '%term%'` tests).
  */
 export function searchWhere(
   request: OrderListRequest,
+  sample?: SearchSample,
 ): { sql: string; params: unknown[]; terms: number } {
   const params: unknown[] = [];
   const terms: string[] = [];
-  for (const [key, columns] of Object.entries(SEARCH_COLUMNS)) {
-    const term = request[key as keyof OrderListRequest];
-    if (typeof term !== "string" || term.trim() === "") continue;
-    params.push(containsPattern(term.trim()));
-    const n = params.length;
-    const matches = columns.map((column) => `o.${column} ilike $${n}`);
+  for (const { term, columns } of searchTerms(request)) {
+    const matches = columns.map((column) => {
+      const pieces = sample ? choosePieces(term, sample[column]) : [];
+      if (pieces.length === 0) return `o.${column} ilike ${param(params, containsPattern(term))}`;
+      const reads = pieces.map((piece) => `o.${column} ilike ${param(params, `%${piece}%`)}`);
+      return `(${reads.join(" and ")} and strpos(lower(o.${column}), lower(${
+        param(params, term)
+      })) > 0)`;
+    });
     terms.push(matches.length > 1 ? `(${matches.join(" or ")})` : matches[0]);
   }
   const joiner = request.AndOrParam ? " and " : " or ";
@@ -70,6 +82,24 @@ export function searchWhere(
     ? `not o.deleted_status and (${terms.join(joiner)})`
     : "not o.deleted_status";
   return { sql, params, terms: terms.length };
+}
+
+/** The request's non-blank terms, trimmed, with the columns each looks in. */
+function searchTerms(request: OrderListRequest): { term: string; columns: SearchedColumn[] }[] {
+  return Object.entries(SEARCH_COLUMNS).flatMap(([key, columns]) => {
+    const value = request[key as keyof OrderListRequest];
+    return typeof value === "string" && value.trim() !== ""
+      ? [{ term: value.trim(), columns }]
+      : [];
+  });
+}
+
+/** Adds a parameter and returns its placeholder, reusing an equal one already added. */
+function param(params: unknown[], value: unknown): string {
+  const index = params.indexOf(value);
+  if (index >= 0) return `$${index + 1}`;
+  params.push(value);
+  return `$${params.length}`;
 }
 
 /**
@@ -109,7 +139,8 @@ export function sortClause(sort: OrderListRequest["SortParams"]): string {
  */
 export async function searchOrders(db: Db, request: OrderListRequest): Promise<OrderListResult> {
   const order = sortClause(request.SortParams);
-  const { sql: where, params, terms } = searchWhere(request);
+  const sample = searchTerms(request).length ? currentSearchSample(db) : undefined;
+  const { sql: where, params, terms } = searchWhere(request, sample);
   const offset = (request.PageIndex - 1) * request.PageSize;
   const page = `order by ${order} limit ${request.PageSize} offset ${offset}`;
   let count: number;

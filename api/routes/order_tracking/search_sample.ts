@@ -1,0 +1,87 @@
+/**
+ * A sample of the searched columns of the live orders, kept in memory for a few minutes, from
+ * which the search chooses the trigrams its indexes read (trigram_choice.ts).
+ */
+import type { Db } from "../../db/client.ts";
+import { type ColumnSample, sampleColumn } from "./trigram_choice.ts";
+
+/** The columns the order search looks in. */
+export const SEARCHED_COLUMNS = [
+  "customer_po_number",
+  "item_number",
+  "customer_name",
+  "ship_to_name",
+  "supplier_name",
+  "brand_name",
+  "tracking_search",
+] as const;
+
+export type SearchedColumn = typeof SEARCHED_COLUMNS[number];
+
+export type SearchSample = Record<SearchedColumn, ColumnSample>;
+
+/** About this many orders are sampled: enough to tell a trigram in 1 % of rows from one in 0.1 %. */
+const SAMPLE_ROWS = 10_000;
+/** Orders fill about this many a page (8 kB); the sampled share of pages follows from it. */
+const ROWS_PER_PAGE = 40;
+/** A sample is used for this long; trigram frequencies move slowly as files arrive. */
+const SAMPLE_TTL_MS = 5 * 60_000;
+
+interface Cached {
+  sample?: SearchSample;
+  at: number;
+  refreshing?: Promise<SearchSample>;
+}
+
+const cache = new WeakMap<Db, Cached>();
+
+/**
+ * The sample to search `db` with now, without waiting: the one in memory, or none before the
+ * first one is taken. When it is missing or older than five minutes a new one is taken in the
+ * background; searches meanwhile use the old one (or read every trigram, without one).
+ */
+export function currentSearchSample(db: Db, now = Date.now()): SearchSample | undefined {
+  const cached = cache.get(db);
+  if (!cached || (now - cached.at >= SAMPLE_TTL_MS && !cached.refreshing)) {
+    // A failed sampling is logged and tried again by a later search.
+    refreshSearchSample(db).catch((error) => console.error("order search sample:", error));
+  }
+  return cached?.sample;
+}
+
+/** Takes a new sample of `db` now and keeps it for the searches that follow. */
+export function refreshSearchSample(db: Db): Promise<SearchSample> {
+  const cached = cache.get(db) ?? { at: 0 };
+  if (cached.refreshing) return cached.refreshing;
+  cache.set(db, cached);
+  const refreshing = takeSample(db).then(
+    (sample) => {
+      cache.set(db, { sample, at: Date.now() });
+      return sample;
+    },
+    (error) => {
+      cache.set(db, { sample: cached.sample, at: cached.at });
+      throw error;
+    },
+  );
+  cached.refreshing = refreshing;
+  return refreshing;
+}
+
+/**
+ * Reads about SAMPLE_ROWS live orders from pages picked at random (`tablesample system`), so
+ * sampling costs the same at a thousand orders and at ten million.
+ */
+async function takeSample(db: Db): Promise<SearchSample> {
+  const [{ pages }] = await db.query<{ pages: number }>(
+    "select pg_relation_size('orders') / current_setting('block_size')::int as pages",
+  );
+  const percent = Math.min(100, (100 * SAMPLE_ROWS) / ROWS_PER_PAGE / Math.max(1, pages));
+  const rows = await db.query<Record<SearchedColumn, string | null>>(
+    `select ${SEARCHED_COLUMNS.join(", ")} from orders tablesample system (${percent.toFixed(6)})
+      where not deleted_status limit ${SAMPLE_ROWS * 2}`,
+  );
+  return Object.fromEntries(
+    SEARCHED_COLUMNS.map((column) => [column, sampleColumn(rows.map((row) => row[column]))]),
+  ) as SearchSample;
+}

@@ -1,0 +1,49 @@
+/**
+ * Throw-away databases for tests: a new database on the PostgreSQL of `DATABASE_URL` when it is
+ * set (the suite's second run), else in-memory PGlite.
+ */
+import postgres from "postgres";
+import { loadConfig } from "../../api/config.ts";
+import { type Db, openDb } from "../../api/db/client.ts";
+import { migrate } from "../../api/db/migrate.ts";
+
+/** Creates a throw-away database on the PostgreSQL at `url` and returns its URL and a dropper. */
+export async function freshPostgresDatabase(
+  url: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `t_${crypto.randomUUID().replaceAll("-", "")}`;
+  const admin = postgres(url, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const dbUrl = new URL(url);
+  dbUrl.pathname = `/${name}`;
+  return {
+    url: dbUrl.href,
+    async drop() {
+      const again = postgres(url, { max: 1, onnotice: () => {} });
+      await again.unsafe(`drop database if exists ${name} with (force)`);
+      await again.end();
+    },
+  };
+}
+
+/**
+ * A migrated, empty database of the kind the suite runs on; `close` also drops it.
+ *
+ * @example
+ * const { db, close } = await openTestDb();
+ * try { await db.query("select 1"); } finally { await close(); }
+ */
+export async function openTestDb(): Promise<{ db: Db; close(): Promise<void> }> {
+  const url = loadConfig().DATABASE_URL;
+  const database = url ? await freshPostgresDatabase(url) : null;
+  const db = await openDb(database ? { url: database.url } : { dataDir: "memory://" });
+  await migrate(db);
+  return {
+    db,
+    async close() {
+      await db.close();
+      await database?.drop();
+    },
+  };
+}
