@@ -135,9 +135,49 @@ function validDate(y: number, m: number, d: number): boolean {
 
 const ISO_DATE =
   /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[T ](\d{1,2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
-const US_DATE =
-  /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap]m)?)?$/i;
+/** A time of day after a date: hour, minute, second, am/pm (groups 4 to 7 of the forms below). */
+const TIME = String.raw`(?:\s+(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap]m)?)?`;
+const US_DATE = new RegExp(String.raw`^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})${TIME}$`, "i");
+const YMD_SLASH = new RegExp(String.raw`^(\d{4})[/.](\d{1,2})[/.](\d{1,2})${TIME}$`, "i");
+/** 5-Mar-2024, 05 Mar 24, 5 March 2024 (as Excel and many reports write dates). */
+const DAY_MONTH_NAME = new RegExp(
+  String.raw`^(\d{1,2})[-\s]([a-z]{3,9})\.?[-\s]\s*(\d{2}|\d{4})${TIME}$`,
+  "i",
+);
+/** Mar 5, 2024, March 5th 2024, Tue, Mar 5, 2024. */
+const MONTH_NAME_DAY = new RegExp(
+  String
+    .raw`^(?:[a-z]{3,9}\.?,?\s+)?([a-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})${TIME}$`,
+  "i",
+);
+const COMPACT_DATE = /^(\d{4})(\d{2})(\d{2})$/;
 const SERIAL = /^\d+(\.\d+)?$/;
+const MONTH_NAMES = [
+  "january",
+  "february",
+  "march",
+  "april",
+  "may",
+  "june",
+  "july",
+  "august",
+  "september",
+  "october",
+  "november",
+  "december",
+];
+
+/** 1–12 for a month name or its abbreviation of at least three letters ("Sept" too), else 0. */
+function monthNumber(name: string): number {
+  const word = name.toLowerCase();
+  return MONTH_NAMES.findIndex((month) => month.startsWith(word)) + 1;
+}
+
+/** Two-digit years: below 70 are 20xx. */
+function fullYear(text: string): number {
+  const year = +text;
+  return text.length === 2 ? year + (year < 70 ? 2000 : 1900) : year;
+}
 
 function isoFrom(
   y: number,
@@ -163,9 +203,10 @@ function isoFrom(
 }
 
 /**
- * Reads a date from cell text: ISO (`2024-03-05`, with an optional time), US `M/D/YYYY` or
- * `M/D/YY` (years below 70 are 20xx), or an Excel serial number. Returns ISO text, with a
- * time only when the cell has one. Impossible dates (2/30/2024) are invalid, not rolled over.
+ * Reads a date from cell text: ISO (`2024-03-05`, with an optional time), `2024/03/05`, US
+ * `M/D/YYYY` or `M/D/YY` (years below 70 are 20xx), month names (`5-Mar-2024`, `Mar 5, 2024`),
+ * `YYYYMMDD`, or an Excel serial number. Returns ISO text, with a time only when the cell has
+ * one. Impossible dates (2/30/2024) are invalid, not rolled over.
  *
  * @example parseDate("3/5/2024") // { ok: true, value: "2024-03-05" }
  * @example parseDate("45356") // { ok: true, value: "2024-03-05" }
@@ -174,18 +215,22 @@ export function parseDate(text: string, date1904 = false): ParsedValue<string> {
   const none = missing(text);
   if (none) return none;
   const t = text.trim();
-  let m = ISO_DATE.exec(t);
-  if (m) {
-    const iso = isoFrom(+m[1], +m[2], +m[3], m[4], m[5], m[6]);
-    return iso ? { ok: true, value: iso } : invalid(text);
-  }
+  const found = (iso: string | null) => iso ? { ok: true as const, value: iso } : invalid(text);
+  let m = ISO_DATE.exec(t) ?? YMD_SLASH.exec(t);
+  if (m) return found(isoFrom(+m[1], +m[2], +m[3], m[4], m[5], m[6], m[7]));
   m = US_DATE.exec(t);
-  if (m) {
-    let year = +m[3];
-    if (m[3].length === 2) year += year < 70 ? 2000 : 1900;
-    const iso = isoFrom(year, +m[1], +m[2], m[4], m[5], m[6], m[7]);
-    return iso ? { ok: true, value: iso } : invalid(text);
+  if (m) return found(isoFrom(fullYear(m[3]), +m[1], +m[2], m[4], m[5], m[6], m[7]));
+  m = DAY_MONTH_NAME.exec(t);
+  if (m && monthNumber(m[2])) {
+    return found(isoFrom(fullYear(m[3]), monthNumber(m[2]), +m[1], m[4], m[5], m[6], m[7]));
   }
+  m = MONTH_NAME_DAY.exec(t);
+  if (m && monthNumber(m[1])) {
+    return found(isoFrom(+m[3], monthNumber(m[1]), +m[2], m[4], m[5], m[6], m[7]));
+  }
+  // Eight digits are a date written without separators; serials stop at 2958465 (9999-12-31).
+  m = COMPACT_DATE.exec(t);
+  if (m) return found(isoFrom(+m[1], +m[2], +m[3]));
   if (SERIAL.test(t)) {
     const serial = Number(t);
     if (serial >= 1 && serial <= MAX_SERIAL) {

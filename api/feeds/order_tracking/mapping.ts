@@ -28,20 +28,38 @@ function squash(text: string): string {
   return text.toLowerCase().replace(/[^a-z0-9]/g, "");
 }
 
-/** Header spellings, squashed, that feed a field when its normalisation is empty. */
+/** Other header spellings, squashed, that feed a field when its normalisation is empty. */
+const SYNONYMS: Partial<Record<OrderField, string[]>> = {
+  customerPoNumber: [
+    "ponumber",
+    "customerpo",
+    "po",
+    "pono",
+    "purchaseorder",
+    "purchaseordernumber",
+  ],
+  itemNumber: ["item", "itemno", "sku"],
+  customerName: ["customer"],
+  shipToName: ["shipto"],
+  supplierName: ["supplier", "vendor", "vendorname"],
+  brandName: ["brand"],
+  trackingNumbers: ["trackingnumber", "tracking", "trackingno"],
+  qty: ["quantity", "qtyordered", "quantityordered"],
+  qtyFulfilled: ["quantityfulfilled", "qtyshipped", "quantityshipped"],
+  shippedDate: ["shipdate", "dateshipped"],
+  estimatedArrivalDate: ["estimatedarrival", "eta"],
+};
+
+/** Header spellings, squashed, that feed a field when its normalisation is empty, best first. */
 function defaultNames(field: OrderField): string[] {
-  const names = [field.toLowerCase()];
-  if (field === "trackingNumbers") names.push("trackingnumber", "tracking");
-  if (field === "qty") names.push("quantity");
-  if (field === "qtyFulfilled") names.push("quantityfulfilled");
-  if (field === "customerPoNumber") names.push("ponumber", "customerpo");
-  return names;
+  return [field.toLowerCase(), ...SYNONYMS[field] ?? []];
 }
 
 /**
  * Maps the file's columns to order fields. A field with a normalisation value reads that column
- * (by header name, else index or letter); a field without one reads the header spelled like the
- * field ("Customer PO Number" feeds customerPoNumber). Ignored columns feed nothing. A configured
+ * (by header name, else index or letter, else the one header that differs from it only in spacing
+ * and punctuation); a field without one reads the header spelled like the field ("Customer PO
+ * Number" feeds customerPoNumber), else one of a few common names (SYNONYMS). Ignored columns feed nothing. A configured
  * column missing from the file is logged and its field left as it is; a missing unique column is
  * fatal.
  *
@@ -67,8 +85,16 @@ export function mapColumns(headers: readonly string[], config: MappingConfig): C
     try {
       index = findColumn(headers, configured);
     } catch {
-      log.push(`Column "${configured}" for ${field} is not in the file; ${field} was not read.`);
-      continue;
+      // "Ship-To Name" configured, "Ship To Name" in the file: the same header but for spacing
+      // and punctuation, when exactly one header is.
+      const alike = headers.flatMap((header, i) =>
+        squash(header) === squash(configured) ? [i] : []
+      );
+      if (alike.length !== 1 || squash(configured) === "") {
+        log.push(`Column "${configured}" for ${field} is not in the file; ${field} was not read.`);
+        continue;
+      }
+      index = alike[0];
     }
     if (isIgnored(index)) {
       log.push(`Column "${configured}" for ${field} is in columnsToIgnore; ${field} was not read.`);
@@ -80,10 +106,11 @@ export function mapColumns(headers: readonly string[], config: MappingConfig): C
   const squashed = headers.map(squash);
   for (const field of ORDER_FIELDS) {
     if (columns[field] !== undefined || config.normalization[field]?.trim()) continue;
-    const names = defaultNames(field);
-    const index = squashed.findIndex((name, i) =>
-      names.includes(name) && !taken.has(i) && !isIgnored(i)
-    );
+    let index = -1;
+    for (const name of defaultNames(field)) {
+      index = squashed.findIndex((header, i) => header === name && !taken.has(i) && !isIgnored(i));
+      if (index >= 0) break;
+    }
     if (index < 0) continue;
     columns[field] = index;
     taken.add(index);

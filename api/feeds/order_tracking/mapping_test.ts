@@ -40,6 +40,12 @@ Deno.test("mapColumns: configured, automatic and ignored columns", async (t) => 
       log: /Column "Brand" for brandName is not in the file/,
     },
     {
+      name: "a configured header differing only in spacing and punctuation is found",
+      normalization: { customerPoNumber: "P.O.", itemNumber: "ItemNumber", brandName: "#" },
+      expected: { customerPoNumber: 0, itemNumber: 1, trackingNumbers: 2, qty: 4 },
+      log: /Column "#" for brandName is not in the file/,
+    },
+    {
       name: "a missing unique column is fatal and lists the headers",
       normalization: { customerPoNumber: "Order Ref" },
       expected: { itemNumber: 1, trackingNumbers: 2, qty: 4 },
@@ -59,4 +65,32 @@ Deno.test("mapColumns: configured, automatic and ignored columns", async (t) => 
       if (c.log) assert.match(mapping.log.join("\n"), c.log);
     });
   }
+});
+
+Deno.test("mapColumns: common header names feed unconfigured fields, the field's own name first", () => {
+  const file = [
+    "Vendor",
+    "SKU",
+    "Ship Date",
+    "Qty Shipped",
+    "Qty Ordered",
+    "P.O. #",
+    "ETA",
+    "Brand",
+  ];
+  const mapping = mapColumns(file, {
+    normalization: {},
+    columnsToIgnore: "brand",
+    uniqueField: "customerPoNumber",
+  });
+  assert.deepEqual(mapping.columns, {
+    customerPoNumber: 5,
+    estimatedArrivalDate: 6,
+    itemNumber: 1,
+    qty: 4,
+    qtyFulfilled: 3,
+    shippedDate: 2,
+    supplierName: 0,
+  });
+  assert.equal(mapping.fatal, null);
 });

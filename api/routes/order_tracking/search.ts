@@ -128,7 +128,9 @@ export function sortClause(sort: OrderListRequest["SortParams"]): string {
 }
 
 /**
- * One page of the order list and the number of matching orders.
+ * One page of the order list and the number of matching orders. `sample` chooses the trigrams
+ * the indexes read (by default the current sample of `db`; null reads every trigram of each
+ * term, as plain `ilike '%term%'` does).
  *
  * With search terms the matches are found once (one BitmapAnd/BitmapOr over the trigram
  * indexes), kept in a CTE, and both counted and paged from there. Without terms every live
@@ -137,10 +139,15 @@ export function sortClause(sort: OrderListRequest["SortParams"]): string {
  * @example
  * await searchOrders(db, { PageSize: 10, PageIndex: 1, PoNumberParam: "PO-1", AndOrParam: false });
  */
-export async function searchOrders(db: Db, request: OrderListRequest): Promise<OrderListResult> {
+export async function searchOrders(
+  db: Db,
+  request: OrderListRequest,
+  sample: SearchSample | null = searchTerms(request).length
+    ? currentSearchSample(db) ?? null
+    : null,
+): Promise<OrderListResult> {
   const order = sortClause(request.SortParams);
-  const sample = searchTerms(request).length ? currentSearchSample(db) : undefined;
-  const { sql: where, params, terms } = searchWhere(request, sample);
+  const { sql: where, params, terms } = searchWhere(request, sample ?? undefined);
   const offset = (request.PageIndex - 1) * request.PageSize;
   const page = `order by ${order} limit ${request.PageSize} offset ${offset}`;
   let count: number;
