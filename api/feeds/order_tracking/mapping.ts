@@ -30,24 +30,10 @@ function squash(text: string): string {
 
 /** Other header spellings, squashed, that feed a field when its normalisation is empty. */
 const SYNONYMS: Partial<Record<OrderField, string[]>> = {
-  customerPoNumber: [
-    "ponumber",
-    "customerpo",
-    "po",
-    "pono",
-    "purchaseorder",
-    "purchaseordernumber",
-  ],
-  itemNumber: ["item", "itemno", "sku"],
-  customerName: ["customer"],
-  shipToName: ["shipto"],
-  supplierName: ["supplier", "vendor", "vendorname"],
-  brandName: ["brand"],
-  trackingNumbers: ["trackingnumber", "tracking", "trackingno"],
-  qty: ["quantity", "qtyordered", "quantityordered"],
-  qtyFulfilled: ["quantityfulfilled", "qtyshipped", "quantityshipped"],
-  shippedDate: ["shipdate", "dateshipped"],
-  estimatedArrivalDate: ["estimatedarrival", "eta"],
+  customerPoNumber: ["ponumber", "customerpo"],
+  trackingNumbers: ["trackingnumber", "tracking"],
+  qty: ["quantity"],
+  qtyFulfilled: ["quantityfulfilled"],
 };
 
 /** Header spellings, squashed, that feed a field when its normalisation is empty, best first. */
@@ -59,7 +45,7 @@ function defaultNames(field: OrderField): string[] {
  * Maps the file's columns to order fields. A field with a normalisation value reads that column
  * (by header name, else index or letter, else the one header that differs from it only in spacing
  * and punctuation); a field without one reads the header spelled like the field ("Customer PO
- * Number" feeds customerPoNumber), else one of a few common names (SYNONYMS). Ignored columns feed nothing. A configured
+ * Number" feeds customerPoNumber), else one of a few other spellings (SYNONYMS). Ignored columns feed nothing. A configured
  * column missing from the file is logged and its field left as it is; a missing unique column is
  * fatal.
  *

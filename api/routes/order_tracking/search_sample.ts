@@ -26,10 +26,17 @@ const SAMPLE_ROWS = 10_000;
 const ROWS_PER_PAGE = 40;
 /** A sample is used for this long; trigram frequencies move slowly as files arrive. */
 const SAMPLE_TTL_MS = 5 * 60_000;
+/**
+ * A small table, read whole, is read again sooner: the first files of a new installation
+ * change it completely, and reading it is cheap.
+ */
+const SMALL_TABLE_TTL_MS = 30_000;
 
 interface Cached {
   sample?: SearchSample;
+  /** When the sample was taken, and how long it is used. */
   at: number;
+  ttl: number;
   refreshing?: Promise<SearchSample>;
 }
 
@@ -37,12 +44,13 @@ const cache = new WeakMap<Db, Cached>();
 
 /**
  * The sample to search `db` with now, without waiting: the one in memory, or none before the
- * first one is taken. When it is missing or older than five minutes a new one is taken in the
- * background; searches meanwhile use the old one (or read every trigram, without one).
+ * first one is taken. When it is missing or old (five minutes; 30 s for a table small enough to
+ * be read whole) a new one is taken in the background; searches meanwhile use the old one (or
+ * read every trigram, without one).
  */
 export function currentSearchSample(db: Db, now = Date.now()): SearchSample | undefined {
   const cached = cache.get(db);
-  if (!cached || (now - cached.at >= SAMPLE_TTL_MS && !cached.refreshing)) {
+  if (!cached || (now - cached.at >= cached.ttl && !cached.refreshing)) {
     // A failed sampling is logged and tried again by a later search.
     refreshSearchSample(db).catch((error) => console.error("order search sample:", error));
   }
@@ -51,16 +59,16 @@ export function currentSearchSample(db: Db, now = Date.now()): SearchSample | un
 
 /** Takes a new sample of `db` now and keeps it for the searches that follow. */
 export function refreshSearchSample(db: Db): Promise<SearchSample> {
-  const cached = cache.get(db) ?? { at: 0 };
+  const cached: Cached = cache.get(db) ?? { at: 0, ttl: 0 };
   if (cached.refreshing) return cached.refreshing;
   cache.set(db, cached);
   const refreshing = takeSample(db).then(
-    (sample) => {
-      cache.set(db, { sample, at: Date.now() });
+    ({ sample, whole }) => {
+      cache.set(db, { sample, at: Date.now(), ttl: whole ? SMALL_TABLE_TTL_MS : SAMPLE_TTL_MS });
       return sample;
     },
     (error) => {
-      cache.set(db, { sample: cached.sample, at: cached.at });
+      cache.set(db, { sample: cached.sample, at: cached.at, ttl: cached.ttl });
       throw error;
     },
   );
@@ -72,7 +80,7 @@ export function refreshSearchSample(db: Db): Promise<SearchSample> {
  * Reads about SAMPLE_ROWS live orders from pages picked at random (`tablesample system`), so
  * sampling costs the same at a thousand orders and at ten million.
  */
-async function takeSample(db: Db): Promise<SearchSample> {
+async function takeSample(db: Db): Promise<{ sample: SearchSample; whole: boolean }> {
   const [{ pages }] = await db.query<{ pages: number }>(
     "select pg_relation_size('orders') / current_setting('block_size')::int as pages",
   );
@@ -81,7 +89,8 @@ async function takeSample(db: Db): Promise<SearchSample> {
     `select ${SEARCHED_COLUMNS.join(", ")} from orders tablesample system (${percent.toFixed(6)})
       where not deleted_status limit ${SAMPLE_ROWS * 2}`,
   );
-  return Object.fromEntries(
+  const sample = Object.fromEntries(
     SEARCHED_COLUMNS.map((column) => [column, sampleColumn(rows.map((row) => row[column]))]),
   ) as SearchSample;
+  return { sample, whole: percent === 100 };
 }

@@ -72,6 +72,11 @@ Deno.test("order search: sampled trigram choice finds exactly what plain ilike f
     const sample = await refreshSearchSample(db);
     assert.ok(sample.customer_po_number.size > 1000, `sampled ${sample.customer_po_number.size}`);
     assert.equal(currentSearchSample(db), sample);
+    // Old: the search goes on with it while a new one is taken in the background.
+    assert.equal(currentSearchSample(db, Date.now() + 60_000), sample);
+    const next = await refreshSearchSample(db);
+    assert.notEqual(next, sample);
+    assert.equal(currentSearchSample(db), next);
 
     await t.step("the sample changes the conditions the index reads", () => {
       const request = { PageSize: 10, PageIndex: 1, PoNumberParam: "PO-00012" };
