@@ -5,7 +5,7 @@
  * Needs the loopback mail servers (tests/services/up.sh).
  */
 import assert from "node:assert/strict";
-import postgres from "postgres";
+import { freshPostgresDatabase } from "../support/db.ts";
 import { loadConfig } from "../../api/config.ts";
 import { openDeps } from "../../api/server.ts";
 import type { Db } from "../../api/db/client.ts";
@@ -30,20 +30,8 @@ async function scratchDatabase(): Promise<{ env: Record<string, string>; drop():
       drop: () => Deno.remove(dir, { recursive: true }),
     };
   }
-  const name = `t_${crypto.randomUUID().replaceAll("-", "")}`;
-  const admin = postgres(pgUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
-  const url = new URL(pgUrl);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: url.href, DATA_DIR: "memory://" },
-    async drop() {
-      const again = postgres(pgUrl, { max: 1, onnotice: () => {} });
-      await again.unsafe(`drop database if exists ${name} with (force)`);
-      await again.end();
-    },
-  };
+  const database = await freshPostgresDatabase(pgUrl);
+  return { env: { DATABASE_URL: database.url, DATA_DIR: "memory://" }, drop: database.drop };
 }
 
 /** Settings shared by the test and its child processes. */
