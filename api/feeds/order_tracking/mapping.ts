@@ -45,9 +45,9 @@ function defaultNames(field: OrderField): string[] {
  * Maps the file's columns to order fields. A field with a normalisation value reads that column
  * (by header name, else index or letter, else the one header that differs from it only in spacing
  * and punctuation); a field without one reads the header spelled like the field ("Customer PO
- * Number" feeds customerPoNumber), else one of a few other spellings (SYNONYMS). Ignored columns feed nothing. A configured
- * column missing from the file is logged and its field left as it is; a missing unique column is
- * fatal.
+ * Number" feeds customerPoNumber), else one of a few other spellings (SYNONYMS). Ignored columns
+ * feed nothing. A configured column missing from the file is logged and its field left as it is;
+ * a missing unique column is fatal.
  *
  * @example
  * mapColumns(["PO", "Item Number"], { normalization: { customerPoNumber: "PO" },
@@ -63,6 +63,7 @@ export function mapColumns(headers: readonly string[], config: MappingConfig): C
   const columns: Partial<Record<OrderField, number>> = {};
   const log: string[] = [];
   const taken = new Set<number>();
+  const squashed = headers.map(squash);
   // Configured columns first, so that an automatic match never steals one.
   for (const field of ORDER_FIELDS) {
     const configured = config.normalization[field]?.trim();
@@ -73,10 +74,9 @@ export function mapColumns(headers: readonly string[], config: MappingConfig): C
     } catch {
       // "Ship-To Name" configured, "Ship To Name" in the file: the same header but for spacing
       // and punctuation, when exactly one header is.
-      const alike = headers.flatMap((header, i) =>
-        squash(header) === squash(configured) ? [i] : []
-      );
-      if (alike.length !== 1 || squash(configured) === "") {
+      const wanted = squash(configured);
+      const alike = squashed.flatMap((header, i) => header === wanted ? [i] : []);
+      if (alike.length !== 1 || wanted === "") {
         log.push(`Column "${configured}" for ${field} is not in the file; ${field} was not read.`);
         continue;
       }
@@ -89,7 +89,6 @@ export function mapColumns(headers: readonly string[], config: MappingConfig): C
     columns[field] = index;
     taken.add(index);
   }
-  const squashed = headers.map(squash);
   for (const field of ORDER_FIELDS) {
     if (columns[field] !== undefined || config.normalization[field]?.trim()) continue;
     let index = -1;

@@ -17,18 +17,13 @@ import {
 } from "../../../shared/contract/order_tracking.ts";
 import { badRequest } from "../../http/errors.ts";
 import { attachTrackingNumbers, contractOrder, ORDER_COLUMNS } from "./order_rows.ts";
-import { currentSearchSample, type SearchedColumn, type SearchSample } from "./search_sample.ts";
+import {
+  currentSearchSample,
+  SEARCH_COLUMNS,
+  type SearchedColumn,
+  type SearchSample,
+} from "./search_sample.ts";
 import { choosePieces } from "./trigram_choice.ts";
-
-/** Which columns each search parameter looks in. */
-const SEARCH_COLUMNS: Record<string, SearchedColumn[]> = {
-  PoNumberParam: ["customer_po_number"],
-  ItemNumberParam: ["item_number"],
-  ShipToNameParam: ["customer_name", "ship_to_name"],
-  SupplierNameParam: ["supplier_name"],
-  BrandNameParam: ["brand_name"],
-  TrackingNumberParam: ["tracking_search"],
-};
 
 const plainFields = new Set<string>([...DATE_FIELDS, ...NUMBER_FIELDS]);
 
@@ -62,7 +57,7 @@ export function containsPattern(term: string): string {
  */
 export function searchWhere(
   request: OrderListRequest,
-  sample?: SearchSample,
+  sample: SearchSample | null = null,
 ): { sql: string; params: unknown[]; terms: number } {
   const params: unknown[] = [];
   const terms: string[] = [];
@@ -85,7 +80,9 @@ export function searchWhere(
 }
 
 /** The request's non-blank terms, trimmed, with the columns each looks in. */
-function searchTerms(request: OrderListRequest): { term: string; columns: SearchedColumn[] }[] {
+function searchTerms(
+  request: OrderListRequest,
+): { term: string; columns: readonly SearchedColumn[] }[] {
   return Object.entries(SEARCH_COLUMNS).flatMap(([key, columns]) => {
     const value = request[key as keyof OrderListRequest];
     return typeof value === "string" && value.trim() !== ""
@@ -147,7 +144,7 @@ export async function searchOrders(
     : null,
 ): Promise<OrderListResult> {
   const order = sortClause(request.SortParams);
-  const { sql: where, params, terms } = searchWhere(request, sample ?? undefined);
+  const { sql: where, params, terms } = searchWhere(request, sample);
   const offset = (request.PageIndex - 1) * request.PageSize;
   const page = `order by ${order} limit ${request.PageSize} offset ${offset}`;
   let count: number;

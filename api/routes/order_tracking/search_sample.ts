@@ -5,18 +5,20 @@
 import type { Db } from "../../db/client.ts";
 import { type ColumnSample, sampleColumn } from "./trigram_choice.ts";
 
-/** The columns the order search looks in. */
-export const SEARCHED_COLUMNS = [
-  "customer_po_number",
-  "item_number",
-  "customer_name",
-  "ship_to_name",
-  "supplier_name",
-  "brand_name",
-  "tracking_search",
-] as const;
+/** Which columns each search parameter of the order list looks in. */
+export const SEARCH_COLUMNS = {
+  PoNumberParam: ["customer_po_number"],
+  ItemNumberParam: ["item_number"],
+  ShipToNameParam: ["customer_name", "ship_to_name"],
+  SupplierNameParam: ["supplier_name"],
+  BrandNameParam: ["brand_name"],
+  TrackingNumberParam: ["tracking_search"],
+} as const;
 
-export type SearchedColumn = typeof SEARCHED_COLUMNS[number];
+export type SearchedColumn = typeof SEARCH_COLUMNS[keyof typeof SEARCH_COLUMNS][number];
+
+/** The columns the order search looks in, each once: the ones sampled. */
+const SEARCHED_COLUMNS = [...new Set(Object.values(SEARCH_COLUMNS).flat())] as SearchedColumn[];
 
 export type SearchSample = Record<SearchedColumn, ColumnSample>;
 
@@ -68,7 +70,7 @@ export function refreshSearchSample(db: Db): Promise<SearchSample> {
       return sample;
     },
     (error) => {
-      cache.set(db, { sample: cached.sample, at: cached.at, ttl: cached.ttl });
+      cached.refreshing = undefined;
       throw error;
     },
   );

@@ -9,15 +9,6 @@
  * is then checked on the few candidate rows. The choice changes speed, never results.
  */
 
-/** The term's distinct pieces that are exactly one trigram: three ASCII letters or digits. */
-export function trigramPieces(term: string): string[] {
-  const pieces = new Set<string>();
-  for (const run of term.toLowerCase().match(/[a-z0-9]{3,}/g) ?? []) {
-    for (let i = 0; i + 3 <= run.length; i++) pieces.add(run.slice(i, i + 3));
-  }
-  return [...pieces];
-}
-
 /**
  * A sample of one column: for each trigram piece, the sample values (by position) that contain
  * it. Built once per sample, read by every search.
@@ -39,9 +30,33 @@ const alnum = (text: string, i: number) => {
   return c < 128 ? ALNUM[c] : -1;
 };
 
+/**
+ * Calls `visit` for every three ASCII letters or digits in a row in `text`, with the piece as a
+ * number (case ignored) and the index just past it. The one definition of a piece, for the
+ * sampled values and for the terms.
+ */
+function eachPiece(text: string, visit: (code: number, end: number) => void): void {
+  let a = -1, b = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = alnum(text, i);
+    if (a >= 0 && b >= 0 && c >= 0) visit((a * 36 + b) * 36 + c, i + 1);
+    a = b;
+    b = c;
+  }
+}
+
 /** A trigram piece as a number, so that sampling thousands of values makes no strings. */
 export function pieceCode(piece: string): number {
   return (alnum(piece, 0) * 36 + alnum(piece, 1)) * 36 + alnum(piece, 2);
+}
+
+/** The term's distinct pieces that are exactly one trigram: three ASCII letters or digits. */
+export function trigramPieces(term: string): string[] {
+  const pieces = new Map<number, string>();
+  eachPiece(term, (code, end) => {
+    if (!pieces.has(code)) pieces.set(code, term.slice(end - 3, end).toLowerCase());
+  });
+  return [...pieces.values()];
 }
 
 /** Indexes sampled values of one column by their trigram pieces. */
@@ -49,18 +64,11 @@ export function sampleColumn(values: readonly (string | null)[]): ColumnSample {
   const postings = new Map<number, number[]>();
   values.forEach((value, position) => {
     if (!value) return;
-    let a = -1, b = -1;
-    for (let i = 0; i < value.length; i++) {
-      const c = alnum(value, i);
-      if (a >= 0 && b >= 0 && c >= 0) {
-        const code = (a * 36 + b) * 36 + c;
-        const list = postings.get(code);
-        if (!list) postings.set(code, [position]);
-        else if (list[list.length - 1] !== position) list.push(position);
-      }
-      a = b;
-      b = c;
-    }
+    eachPiece(value, (code) => {
+      const list = postings.get(code);
+      if (!list) postings.set(code, [position]);
+      else if (list[list.length - 1] !== position) list.push(position);
+    });
   });
   return { size: values.length, postings };
 }
