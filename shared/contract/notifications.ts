@@ -252,24 +252,24 @@ export type NotificationTestResult = z.infer<typeof notificationTestResult>;
 
 /** The edit form's values (spec part 2, sections 5 and 9); 0 / "" mean "not chosen". */
 export const notificationSettingForm = z.object({
-  name: z.string().trim().min(1, NOTIFICATION_MESSAGES.nameRequired).max(
-    MAX_LENGTH.name,
-    `Use at most ${MAX_LENGTH.name} characters`,
-  ),
+  name: boundedString(MAX_LENGTH.name).trim().min(1, NOTIFICATION_MESSAGES.nameRequired),
   sourceTypeId: z.number({ error: NOTIFICATION_MESSAGES.sourceTypeRequired }).int().min(
     1,
     NOTIFICATION_MESSAGES.sourceTypeRequired,
   ).max(4, NOTIFICATION_MESSAGES.sourceTypeRequired),
-  sourceId: z.number().int().nullable(),
-  sourceName: z.string(),
+  sourceId: dbId.nullable(),
+  sourceName: boundedString(MAX_LENGTH.name),
   notificationEnabled: z.boolean(),
   notificationInterval: z.union([z.enum(NOTIFICATION_INTERVALS), z.literal("")]).refine(
     (value) => value !== "",
     NOTIFICATION_MESSAGES.intervalRequired,
   ),
   notificationDayOfWeek: z.number().int().min(0).max(7).nullable(),
-  cronExpression: z.string(),
-  timeZone: z.string(),
+  cronExpression: boundedString(MAX_LENGTH.name),
+  timeZone: boundedString(MAX_LENGTH.name).refine(
+    (value) => value.trim() === "" || isTimeZone(value.trim()),
+    "Unknown time zone (use an IANA name such as Europe/Berlin)",
+  ),
   includeStatusChanges: z.boolean(),
   includeQuantityChanges: z.boolean(),
   includeZeroQuantityAlerts: z.boolean(),
@@ -277,13 +277,13 @@ export const notificationSettingForm = z.object({
   includeItemDetails: z.boolean(),
   includeErrorAlerts: z.boolean(),
   includeSuccessAlerts: z.boolean(),
-  overrideEmailRecipients: z.string().superRefine((value, ctx) => {
+  overrideEmailRecipients: boundedString(MAX_LENGTH.text).superRefine((value, ctx) => {
     const { invalid } = parseRecipientList(value);
     if (invalid.length > 0) {
       ctx.addIssue({ code: "custom", message: invalidRecipientsMessage(invalid) });
     }
   }),
-  emailSubjectPrefix: z.string(),
+  emailSubjectPrefix: boundedString(MAX_LENGTH.name),
   consolidatedEmail: z.boolean(),
 });
 export type NotificationSettingForm = z.infer<typeof notificationSettingForm>;
