@@ -146,10 +146,12 @@ export function recogniseColumns(headers: readonly string[]): IncomingColumns {
   const normalised = headers.map(normaliseHeader);
   // Every (field, header) candidate with the synonym's rank; lower ranks win.
   const candidates: { field: IncomingField; column: number; rank: number }[] = [];
-  for (const [field, synonyms] of Object.entries(INCOMING_SYNONYMS) as [
-    IncomingField,
-    readonly string[],
-  ][]) {
+  for (
+    const [field, synonyms] of Object.entries(INCOMING_SYNONYMS) as [
+      IncomingField,
+      readonly string[],
+    ][]
+  ) {
     synonyms.forEach((synonym, rank) => {
       const wanted = normaliseHeader(synonym);
       normalised.forEach((h, column) => {

@@ -5,11 +5,7 @@
  */
 import { FEED_LIMITS, readTable, type Table } from "../files/mod.ts";
 import type { MapField } from "../contract/order_submission.ts";
-import {
-  INCOMING_SYNONYMS,
-  type IncomingColumns,
-  recogniseColumns,
-} from "./incoming_columns.ts";
+import { INCOMING_SYNONYMS, type IncomingColumns, recogniseColumns } from "./incoming_columns.ts";
 
 /** A refusal of the order processing, worded for the person who set it up or sent the file. */
 export class SubmissionError extends Error {
