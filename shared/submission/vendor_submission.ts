@@ -11,6 +11,7 @@ import { vendorMailText } from "./forwarding.ts";
 import { rowFingerprints, submissionKey } from "./idempotency.ts";
 import { type OrderRow, poNumbers } from "./vendor_split.ts";
 import { MAP_FIELDS } from "../contract/order_submission.ts";
+import { INCOMING_SYNONYMS } from "./incoming_columns.ts";
 
 /** The vendor fields used here. */
 export type VendorForSubmission =
@@ -107,15 +108,17 @@ export async function buildVendorSubmission(input: {
     }
   } else {
     // No template: the recognised fields under their canonical names, plus all data if asked.
-    const used = MAP_FIELDS.filter((f) => rows.some((r) => (r.fields[f] ?? "") !== ""));
-    const headers: string[] = used.map((f) => f.slice(3).replace(/([a-z])([A-Z])/g, "$1 $2"));
+    const values = rows.map((r, i) =>
+      fieldValues(r, vendor, input.context, input.accountNumbers?.[i] ?? "")
+    );
+    const used = MAP_FIELDS.filter((f) => values.some((v) => v[f] !== null && v[f] !== ""));
     const extra = vendor.vendorWantsAllData ? [...input.context.incomingHeaders] : [];
     table = {
-      headers: [...headers, ...extra],
-      rows: rows.map((r, i) => {
-        const values = fieldValues(r, vendor, input.context, input.accountNumbers?.[i] ?? "");
-        return [...used.map((f) => values[f]), ...extra.map((_, k) => r.cells[k] ?? "")];
-      }),
+      headers: [...used.map((f) => INCOMING_SYNONYMS[f][0]), ...extra],
+      rows: rows.map((r, i) => [
+        ...used.map((f) => values[i][f]),
+        ...extra.map((_, k) => r.cells[k] ?? ""),
+      ]),
     };
     if (
       vendor.vendorWantsSpreadsheet || (!vendor.vendorWantsPDF && !vendor.vendorWantsForwardedEmail)

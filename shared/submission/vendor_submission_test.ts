@@ -94,7 +94,7 @@ Deno.test("buildVendorSubmission without a template: a plain XLSX of the recogni
   });
   assert.equal(sub.subject, "Fwd: {originalSubject} POs {poNumbers}");
   const back = await readTable(sub.attachments[0].bytes, { name: "x.xlsx" });
-  assert.deepEqual(back.headers.slice(0, 3), ["Po", "Order Date", "Ship To"]);
+  assert.deepEqual(back.headers.slice(0, 3), ["PO", "Order Date", "Ship To"]);
   assert.equal(back.rows[0][back.headers.indexOf("Qty")], "1");
   assert.equal(back.rows[0][back.headers.indexOf("Total")], "3.99");
 });
