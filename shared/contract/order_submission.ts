@@ -26,8 +26,9 @@ export const HEADER_ROW_MESSAGE = "Enter the template's header row number (1 is 
 /** Message of an every-X-days value out of range. */
 export const EVERY_X_DAYS_MESSAGE = "Enter a number of days from 1 to 365";
 
-const requiredName = boundedString(MAX_LENGTH.name).trim().min(1, REQUIRED);
-const requiredText = boundedString(MAX_LENGTH.text).trim().min(1, REQUIRED);
+// `prefault("")`: an absent field is checked as "" and so answers "Required".
+const requiredName = boundedString(MAX_LENGTH.name).trim().min(1, REQUIRED).prefault("");
+const requiredText = boundedString(MAX_LENGTH.text).trim().min(1, REQUIRED).prefault("");
 const emailAddress = z.email(INVALID_EMAIL);
 
 /** Splits a list of addresses (comma, semicolon or whitespace separated) into its addresses. */
@@ -99,8 +100,10 @@ export const orderSubmissionSourceSave = z.object({
   sourceName: requiredName,
   emailSourceId: requiredId,
   fileType: optionalText(MAX_LENGTH.name),
-  fromEmail: boundedString(MAX_LENGTH.email).trim().min(1, REQUIRED).pipe(emailAddress),
-  subjectValue: boundedString(MAX_LENGTH.name).trim().min(3, "Enter at least 3 characters"),
+  fromEmail: boundedString(MAX_LENGTH.email).trim().min(1, REQUIRED).pipe(emailAddress)
+    .prefault(""),
+  subjectValue: boundedString(MAX_LENGTH.name).trim().min(3, "Enter at least 3 characters")
+    .prefault(""),
   containsNotExact: z.boolean().default(false),
   expectedAttachmentCount: countAtLeastOne(),
   expectedNumberOfBatchEmails: countAtLeastOne(),
@@ -310,7 +313,7 @@ const regexField = optionalText(MAX_LENGTH.text).superRefine((pattern, ctx) => {
 const requiredEmailList = boundedString(MAX_LENGTH.text).trim().min(1, REQUIRED).refine(
   isEmailList,
   INVALID_EMAIL_LIST,
-);
+).prefault("");
 const optionalEmailList = optionalText(MAX_LENGTH.text).refine(isEmailList, INVALID_EMAIL_LIST);
 
 /** POST /api/order-submission/vendor/save: the vendor with its aliases and template. */
