@@ -5,7 +5,7 @@ const fixture = (name: string) =>
   Deno.readTextFile(new URL(`../../tests/fixtures/submission/${name}`, import.meta.url));
 
 Deno.test("anchors: scripts, styles and comments skipped, entities decoded, text collapsed", async () => {
-  const anchors = extractAnchors(await fixture("report_ready.html"));
+  const anchors = extractAnchors(await fixture("report_ready_body.html.txt"));
   assert.deepEqual(anchors.map((a) => a.text), [
     "Download Excel",
     "Download PDF",
@@ -21,7 +21,7 @@ Deno.test("anchors: scripts, styles and comments skipped, entities decoded, text
 });
 
 Deno.test("button text: the spreadsheet button; javascript: and mailto: never chosen", async () => {
-  const html = await fixture("report_ready.html");
+  const html = await fixture("report_ready_body.html.txt");
   const links = chooseDownloadLinks({ html }, {
     downloadSpreadsheet: true,
     spreadsheetDownloadButtonText: "download excel",
@@ -41,7 +41,7 @@ Deno.test("button text: the spreadsheet button; javascript: and mailto: never ch
 });
 
 Deno.test("preceded by text: the URL following it, across tags", async () => {
-  const html = await fixture("report_ready.html");
+  const html = await fixture("report_ready_body.html.txt");
   assert.deepEqual(
     chooseDownloadLinks({ html }, { linkClickPreceededByText: "Report link:" }),
     [{
@@ -50,7 +50,7 @@ Deno.test("preceded by text: the URL following it, across tags", async () => {
       reason: "preceded_by_text",
     }],
   );
-  const outlook = await fixture("outlook_link.html");
+  const outlook = await fixture("outlook_link_body.html.txt");
   const links = chooseDownloadLinks({ html: outlook }, {
     linkClickPreceededByText: "orders file:",
     downloadSpreadsheet: true,
@@ -61,7 +61,7 @@ Deno.test("preceded by text: the URL following it, across tags", async () => {
 });
 
 Deno.test("always contains text: anchors then text URLs; combined with preceded-by", async () => {
-  const outlook = await fixture("outlook_link.html");
+  const outlook = await fixture("outlook_link_body.html.txt");
   assert.deepEqual(
     chooseDownloadLinks({ html: outlook }, { linkClickAlwaysContainsText: "share.example.org" })
       .map((l) => l.url),
@@ -102,7 +102,7 @@ Deno.test("text-only e-mails: preceded-by and button text find bare URLs", () =>
 });
 
 Deno.test("nothing configured or nothing found gives no link", async () => {
-  const html = await fixture("report_ready.html");
+  const html = await fixture("report_ready_body.html.txt");
   assert.deepEqual(chooseDownloadLinks({ html }, {}), []);
   assert.deepEqual(
     chooseDownloadLinks({ html }, {
