@@ -60,7 +60,7 @@ export function regexError(pattern: string): string | null {
 /** A whole number typed into a form: "" allowed (caught by the rule that uses it). */
 const typedInteger = z.string().regex(/^\s*\d{0,10}\s*$/, "Enter a whole number");
 
-/** A count of at least 1, as a number, a numeric string; `label` words the message. */
+/** A count of at least 1, as a number or a numeric string; empty or absent answers "Required". */
 function countAtLeastOne() {
   return z.preprocess(
     (v) => (v === "" || v === null ? undefined : v),
