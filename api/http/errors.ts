@@ -6,6 +6,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { HTTPException } from "hono/http-exception";
 import { z } from "zod";
 import { isUniqueViolation } from "../db/client.ts";
+import { logError } from "./log_error.ts";
 
 /** Field name → messages, for validation failures. */
 export type FieldErrors = Record<string, string[]>;
@@ -78,6 +79,7 @@ export function handleError(error: Error, c: Context): Response {
     }`.trim();
     return c.json({ message }, 409);
   }
-  console.error(`${c.req.method} ${c.req.path} failed:`, error);
+  // Never the error object itself: database errors carry the query's parameters.
+  logError(`${c.req.method} ${c.req.path}`, error);
   return c.json({ message: "Internal server error." }, 500);
 }
