@@ -92,7 +92,7 @@ export function handleError(error: Error, c: Context): Response {
     // schema bounded: the constraint names the column. Never `detail`: it quotes the whole row.
     const constraint = error.constraint ?? error.constraint_name ?? "";
     return c.json(
-      { message: `A value is longer than allowed (check constraint "${constraint}").` },
+      { message: `A value breaks the check constraint "${constraint}".` },
       422,
     );
   }
