@@ -1,9 +1,10 @@
 /**
  * Logging an unexpected error without what it carries (DESIGN.md section 8: logs never hold query
  * parameters, hashes, secrets or tokens). postgres.js and PGlite errors carry the query text and
- * its parameters (`parameters`, `query`, `args`), and a constraint violation's `detail` quotes the
- * failing row: none of that is logged, only the error's class, SQLSTATE code, constraint, its
- * message (shortened) and where in the code it was thrown.
+ * its parameters (`parameters`, `query`, `args`), a constraint violation's `detail` quotes the
+ * failing row, and some messages quote the offending value: none of that is logged, only the
+ * error's class, SQLSTATE code, table, column and constraint names, its message (quoted values
+ * replaced, shortened) and where in the code it was thrown.
  */
 
 const MAX_MESSAGE = 300;
@@ -25,13 +26,19 @@ type ErrorFields = {
 
 const text = (value: unknown) => typeof value === "string" && value !== "" ? value : undefined;
 
+// PostgreSQL quotes the offending value in some messages (`invalid input syntax for type integer:
+// "<parameter>"`, `value "<parameter>" is out of range`): in a database error's message, every
+// quoted part is replaced.
+const QUOTED = /"(?:[^"]|"")*"?/g;
+
 function shorten(message: string): string {
   return message.length > MAX_MESSAGE ? `${message.slice(0, MAX_MESSAGE)}…` : message;
 }
 
 /**
  * One line (plus code locations) describing `error` with only what is safe to log: class, SQLSTATE
- * code, table, column and constraint names, the message cut to 300 characters, and stack frames.
+ * code, table, column and constraint names, the message (a database error's quoted values
+ * replaced) cut to 300 characters, and stack frames.
  * A cause is described the same way, one level deep.
  *
  * @example
@@ -55,7 +62,10 @@ export function describeError(error: unknown, depth = 0): string {
   }
   const constraint = text(e.constraint) ?? text(e.constraint_name);
   if (constraint) parts.push(`(constraint ${constraint})`);
-  let line = `${parts.join(" ")}: ${shorten(text(e.message) ?? "")}`;
+  const message = text(e.message) ?? "";
+  // A SQLSTATE (five characters) marks a database error.
+  const scrubbed = code && /^[0-9A-Z]{5}$/.test(code) ? message.replace(QUOTED, '"…"') : message;
+  let line = `${parts.join(" ")}: ${shorten(scrubbed)}`;
   const stack = text(e.stack);
   if (stack) {
     const frames = stack.split("\n").filter((l) => /^\s+at /.test(l)).slice(0, MAX_FRAMES);
