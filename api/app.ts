@@ -2,11 +2,12 @@
  * Builds the HTTP application from the feature routers. `AppType` is what the web app's typed
  * client is generated from.
  */
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv, Deps } from "./deps.ts";
+import { limitBodies } from "./http/body_limit.ts";
 import { csrfGuard } from "./http/csrf.ts";
-import { handleError } from "./http/errors.ts";
+import { badRequest, handleError } from "./http/errors.ts";
 import { serveSpa } from "./http/spa.ts";
 import { authRoutes } from "./routes/auth/routes.ts";
 import { healthRoutes } from "./routes/health/routes.ts";
@@ -29,6 +30,23 @@ function apiRoutes() {
     .route("/api/order-tracking", orderTrackingRoutes)
     .route("/api/order-tracking-sources", orderTrackingSourceRoutes);
 }
+
+/**
+ * A path whose percent-encoding does not decode (`/%`, `/%zz`, a broken UTF-8 sequence) is a
+ * bad request, not a page to look for: 400 before any handler decodes it.
+ */
+const refuseMalformedPaths: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const url = c.req.url;
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  const end = url.search(/[?#]/);
+  const rawPath = start < 0 ? "/" : url.slice(start, end < start ? undefined : end);
+  try {
+    decodeURI(rawPath);
+  } catch {
+    throw badRequest("The address is not valid: its percent-encoding is malformed.");
+  }
+  await next();
+};
 
 /** The routes' type for `hc<AppType>()`. */
 export type AppType = ReturnType<typeof apiRoutes>;
@@ -62,6 +80,8 @@ export function createApp(deps: Deps, options: { webDist?: string } = {}): Hono<
       referrerPolicy: "same-origin",
     }),
   );
+  app.use(refuseMalformedPaths);
+  app.use(limitBodies);
   app.use(async (c, next) => {
     c.set("deps", deps);
     await next();

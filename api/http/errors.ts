@@ -6,6 +6,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { HTTPException } from "hono/http-exception";
 import { z } from "zod";
 import { isUniqueViolation } from "../db/client.ts";
+import { logError } from "./log_error.ts";
 
 /** Field name → messages, for validation failures. */
 export type FieldErrors = Record<string, string[]>;
@@ -51,6 +52,14 @@ export function validationError(error: z.core.$ZodError): ApiError {
   return badRequest(`Invalid request. ${where}${first?.message ?? ""}`.trim(), fieldErrors(error));
 }
 
+/** PostgreSQL's check_violation (SQLSTATE 23514). */
+function isCheckViolation(
+  error: unknown,
+): error is { constraint?: string; constraint_name?: string } {
+  return typeof error === "object" && error !== null &&
+    (error as { code?: string }).code === "23514";
+}
+
 /**
  * Hono's onError: known errors keep their status and message; a unique violation is a 409 whose
  * message carries the constraint name and the duplicate key text; anything else is logged and
@@ -78,6 +87,16 @@ export function handleError(error: Error, c: Context): Response {
     }`.trim();
     return c.json({ message }, 409);
   }
-  console.error(`${c.req.method} ${c.req.path} failed:`, error);
+  if (isCheckViolation(error)) {
+    // A stored row older than a limit (migration 0007 adds its checks NOT VALID) or a value no
+    // schema bounded: the constraint names the column. Never `detail`: it quotes the whole row.
+    const constraint = error.constraint ?? error.constraint_name ?? "";
+    return c.json(
+      { message: `A value breaks the check constraint "${constraint}".` },
+      422,
+    );
+  }
+  // Never the error object itself: database errors carry the query's parameters.
+  logError(`${c.req.method} ${c.req.path}`, error);
   return c.json({ message: "Internal server error." }, 500);
 }

@@ -5,6 +5,7 @@
 import { zValidator } from "@hono/zod-validator";
 import type { ValidationTargets } from "hono";
 import { z } from "zod";
+import { dbId } from "../../shared/contract/fields.ts";
 import { validationError } from "./errors.ts";
 
 /** Peels optional/nullable/default/pipe wrappers to reach an object or array schema. */
@@ -71,5 +72,8 @@ export function body<T extends z.ZodType, Target extends keyof ValidationTargets
   });
 }
 
-/** Parses a numeric path parameter; a non-integer is a 400 naming the parameter. */
-export const idParam = z.object({ id: z.coerce.number().int().min(0) });
+/**
+ * Parses a numeric path parameter; a non-integer, or one beyond the database's `integer`, is a 400
+ * naming the parameter.
+ */
+export const idParam = z.object({ id: dbId });

@@ -6,16 +6,25 @@
 import { z } from "zod";
 import { newPassword } from "./auth.ts";
 import { type EnabledColumns, ORDER_TRACKING_COLUMNS } from "./order_columns.ts";
+import {
+  boundedString,
+  CONTROL_CHARACTERS_MESSAGE,
+  dbId,
+  hasControlCharacters,
+  MAX_ID,
+  MAX_LENGTH,
+} from "./fields.ts";
 
-export const USERNAME_MAX = 100;
-export const NAME_MAX = 100;
-export const EMAIL_MAX = 254;
+export const USERNAME_MAX = MAX_LENGTH.username;
+export const NAME_MAX = MAX_LENGTH.personName;
+export const EMAIL_MAX = MAX_LENGTH.email;
 const INVALID_EMAIL = "Enter a valid email address";
 
 /** A user id in a body: a number (or a numeric string); 0 means "new" or "me" where allowed. */
 export const userIdField = z.coerce.number({ error: "userId must be a number" })
   .int("userId must be a whole number")
-  .min(0, "userId must not be negative");
+  .min(0, "userId must not be negative")
+  .max(MAX_ID, "userId is out of range");
 
 /** A login name: trimmed, 1 to 100 characters, no spaces or control characters. */
 export const usernameField = z.string({ error: "Username is required" }).trim()
@@ -29,18 +38,19 @@ const isEmail = (value: string) => z.email().safeParse(value).success;
 export const requiredEmailField = z.string({ error: "Email is required" }).trim()
   .min(1, "Email is required")
   .max(EMAIL_MAX, `Email must be at most ${EMAIL_MAX} characters`)
+  .refine((value) => !hasControlCharacters(value), CONTROL_CHARACTERS_MESSAGE)
   .refine(isEmail, INVALID_EMAIL);
 
 /** An e-mail address that may be blank but must be valid when given (account profile). */
 export const optionalEmailField = z.string().nullish().transform((value) => (value ?? "").trim())
   .pipe(
-    z.string().max(EMAIL_MAX, `Email must be at most ${EMAIL_MAX} characters`)
+    boundedString(EMAIL_MAX, `Email must be at most ${EMAIL_MAX} characters`)
       .refine((value) => value === "" || isEmail(value), INVALID_EMAIL),
   );
 
 /** A first or last name: optional, trimmed, at most 100 characters. */
 export const nameField = z.string().nullish().transform((value) => (value ?? "").trim())
-  .pipe(z.string().max(NAME_MAX, `Names must be at most ${NAME_MAX} characters`));
+  .pipe(boundedString(NAME_MAX, `Names must be at most ${NAME_MAX} characters`));
 
 /** A flag: a JSON boolean, or the contract's "True"/"False" strings. */
 export const flagField = z.union([
@@ -85,7 +95,7 @@ const columnByLower = new Map(ORDER_TRACKING_COLUMNS.map((name) => [name.toLower
  * enabledColumns as sent: column name (any case) → true/false/null (null = off). Unknown column
  * names are refused; the record's own keys (id, userOrderTrackingViewSettingsId) are ignored.
  */
-export const enabledColumnsField = z.record(z.string(), z.unknown(), {
+export const enabledColumnsField = z.record(boundedString(MAX_LENGTH.name), z.unknown(), {
   error: "enabledColumns must map column names to true or false",
 }).transform((value, ctx) => {
   const out: Partial<EnabledColumns> = {};
@@ -106,7 +116,7 @@ export const enabledColumnsField = z.record(z.string(), z.unknown(), {
 
 /** POST /api/accounts/update/order-tracking-settings; userId 0 means the caller. */
 export const saveSettingsRequest = z.object({
-  id: z.coerce.number().int().min(0).nullish(),
+  id: dbId.nullish(),
   userId: userIdField.nullish().transform((value) => value ?? 0),
   enabledColumns: enabledColumnsField,
 });
@@ -122,15 +132,15 @@ export const updateUserInfoRequest = z.object({
 /** POST /api/accounts/update/username */
 export const updateUsernameRequest = z.object({
   userId: userIdField,
-  oldUsername: z.string().trim().nullish(),
+  oldUsername: boundedString(USERNAME_MAX).trim().nullish(),
   newUsername: usernameField,
 });
 
 /** POST /api/accounts/update/password */
 export const updatePasswordRequest = z.object({
   userId: userIdField,
-  username: z.string().trim().nullish(),
-  oldPassword: z.string({ error: "Current password is required" }),
+  username: boundedString(USERNAME_MAX).trim().nullish(),
+  oldPassword: boundedString(MAX_LENGTH.secret),
   newPassword,
 });
 

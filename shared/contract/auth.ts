@@ -1,25 +1,32 @@
 /** Payloads of the /auth calls, shared by the server and the web app. */
 import { z } from "zod";
+import { boundedString, MAX_LENGTH } from "./fields.ts";
+
+/** A username as typed at login or reset: bounded and free of control characters. */
+const typedUsername = boundedString(MAX_LENGTH.username).trim().min(1, "Username is required");
 
 /** POST /auth/login */
 export const loginRequest = z.object({
-  username: z.string().trim().min(1, "Username is required"),
-  password: z.string().min(1, "Password is required"),
+  username: typedUsername,
+  password: boundedString(MAX_LENGTH.secret).min(1, "Password is required"),
 });
 export type LoginRequest = z.infer<typeof loginRequest>;
 
 /** A new password set through the API (reset, change, user form). */
-export const newPassword = z.string().min(8, "Password must be at least 8 characters");
+export const newPassword = boundedString(MAX_LENGTH.secret).min(
+  8,
+  "Password must be at least 8 characters",
+);
 
 /** POST /auth/reset-password: a bare JSON string, or `{ username }`. */
 export const resetPasswordRequest = z.union([
-  z.string().trim().min(1, "Username is required"),
-  z.object({ username: z.string().trim().min(1, "Username is required") }),
+  typedUsername,
+  z.object({ username: typedUsername }),
 ]);
 
 /** POST /auth/reset-password/complete */
 export const completeResetRequest = z.object({
-  token: z.string().min(1, "Token is required"),
+  token: boundedString(MAX_LENGTH.name).min(1, "Token is required"),
   newPassword,
 });
 

@@ -1,5 +1,6 @@
 /** Payloads of the /api/email-sources calls (spec part 2, sections 3, 5 and 7). */
 import { z } from "zod";
+import { boundedString, dbId, MAX_LENGTH, optionalText } from "./fields.ts";
 
 /** A port field: a number, a numeric string, or empty (null). */
 const port = z.preprocess(
@@ -10,24 +11,27 @@ const port = z.preprocess(
   ).max(65535, "Ports run from 1 to 65535").nullable(),
 );
 
-/** Free text that may come as null: stored as "". */
-const text = z.string().trim().nullish().transform((value) => value ?? "");
+/** An e-mail address that must be given. */
+const requiredEmail = boundedString(MAX_LENGTH.email).trim().min(1, "Required").pipe(
+  z.email("Enter a valid email address"),
+);
 
 /** POST /api/email-sources/email/save (and the edit form). */
 export const emailSourceSave = z.object({
-  id: z.coerce.number().int().min(0).default(0),
-  username: z.string().trim().min(1, "Required"),
-  email: z.string().trim().min(1, "Required").pipe(z.email("Enter a valid email address")),
+  id: dbId.default(0),
+  /** The mailbox login: often an e-mail address. */
+  username: boundedString(MAX_LENGTH.email).trim().min(1, "Required"),
+  email: requiredEmail,
   /** The placeholder ("********") keeps the stored secret. */
-  password: z.string().min(3, "Required"),
-  incomingServer: text,
-  outgoingServer: text,
+  password: boundedString(MAX_LENGTH.secret).min(3, "Required"),
+  incomingServer: optionalText(MAX_LENGTH.host),
+  outgoingServer: optionalText(MAX_LENGTH.host),
   incomingPort: port,
   outgoingPort: port,
   ssl: z.boolean().default(true),
   isMsal: z.boolean().default(false),
-  msalClientId: text,
-  msalTennentId: text,
+  msalClientId: optionalText(MAX_LENGTH.name),
+  msalTennentId: optionalText(MAX_LENGTH.name),
   /** Not on the spec's form; kept as stored when absent. */
   activeStatus: z.boolean().optional(),
 });
@@ -63,18 +67,18 @@ export interface PickerPair {
 
 /** What the test e-mail dialog sends as an attachment. */
 export const testEmailFile = z.object({
-  fileName: z.string().trim().min(1, "The attachment needs a file name"),
-  fileData: z.string(),
+  fileName: boundedString(MAX_LENGTH.fileName).trim().min(1, "The attachment needs a file name"),
+  fileData: boundedString(MAX_LENGTH.base64File, "The attachment must be less than 10MB."),
 });
 
 /** POST /api/email-sources/send-test-email */
 export const sendTestEmailRequest = z.object({
-  toEmail: z.string().trim().nullish(),
-  subjectLine: z.string().nullish(),
-  messageContent: z.string().nullish(),
+  toEmail: boundedString(MAX_LENGTH.email).trim().nullish(),
+  subjectLine: boundedString(MAX_LENGTH.subject).nullish(),
+  messageContent: boundedString(MAX_LENGTH.longText).nullish(),
   fileData: testEmailFile.nullish(),
   /** The whole selected source; the server sends through the stored one with this id. */
-  emailSource: z.object({ id: z.coerce.number().int().min(0) }).passthrough().nullish(),
+  emailSource: z.object({ id: dbId }).passthrough().nullish(),
 });
 export type SendTestEmailRequest = z.input<typeof sendTestEmailRequest>;
 

@@ -4,16 +4,25 @@
  * makes the server answer 500).
  */
 import { z } from "zod";
+import { UPLOAD_LIMITS } from "../files/limits.ts";
 
 /** The largest id the database's `integer` columns hold. */
 export const MAX_ID = 2_147_483_647;
 
 /** Maximum lengths by kind of field; the migrations use the same numbers. */
 export const MAX_LENGTH = {
-  /** user names, source names, column names, subjects */
+  /** login names of users */
+  username: 100,
+  /** first and last names of users */
+  personName: 100,
+  /** source names, column names, search terms, sort keys, tokens, MSAL ids */
   name: 200,
-  /** e-mail addresses (RFC 5321 path limit) */
-  email: 320,
+  /** e-mail subjects and the subject and attachment-name patterns a source matches */
+  subject: 500,
+  /** file names */
+  fileName: 255,
+  /** e-mail addresses (254: RFC 5321's 256-character path less its angle brackets) */
+  email: 254,
   /** host names */
   host: 253,
   /** secrets: passwords, client secrets */
@@ -22,7 +31,12 @@ export const MAX_LENGTH = {
   text: 4_000,
   /** multi-line text: e-mail bodies, notes, item number lists */
   longText: 1_000_000,
+  /** a file sent inside JSON as base64 (a `data:` URL prefix allowed): the manual upload cap */
+  base64File: Math.ceil(UPLOAD_LIMITS.maxBytes / 3) * 4 + 200,
 } as const;
+
+/** The message of a string refused for its control characters. */
+export const CONTROL_CHARACTERS_MESSAGE = "Control characters are not allowed";
 
 // Tab, line feed and carriage return are ordinary text; every other C0 control, DEL and the C1
 // range are not (a NUL breaks PostgreSQL's text type).
@@ -44,10 +58,10 @@ export function hasControlCharacters(value: string): boolean {
  * boundedString(3).safeParse("Acme").success; // false
  * ```
  */
-export function boundedString(max: number) {
-  return z.string().max(max, `Use at most ${max} characters`).refine(
+export function boundedString(max: number, message = `Use at most ${max} characters`) {
+  return z.string().max(max, message).refine(
     (value) => !hasControlCharacters(value),
-    "Control characters are not allowed",
+    CONTROL_CHARACTERS_MESSAGE,
   );
 }
 
@@ -56,7 +70,10 @@ export function optionalText(max: number) {
   return boundedString(max).trim().nullish().transform((value) => value ?? "");
 }
 
-/** A database id: a whole number from 0 (new) to `MAX_ID`; numeric strings are accepted. */
+/**
+ * A database id: a whole number from 0 (new) to `MAX_ID`; numeric strings are accepted. Add
+ * `.min(1, ...)` where 0 has no meaning.
+ */
 export const dbId = z.coerce.number({ message: "Expected an id" }).int("Expected an id").min(
   0,
   "Expected an id",

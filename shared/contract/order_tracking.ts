@@ -3,6 +3,7 @@
  * the web app (spec part 1, sections 3, 5 and 7).
  */
 import { z } from "zod";
+import { boundedString, MAX_ID, MAX_LENGTH } from "./fields.ts";
 import { ORDER_TRACKING_COLUMNS, type OrderTrackingColumn } from "./order_columns.ts";
 
 /** One order field fed by a file column: every list column but notes, which only people write. */
@@ -107,7 +108,8 @@ export interface OrderListResult {
   totalRecordCount: number;
 }
 
-const searchTerm = z.string().max(200, "Search terms are at most 200 characters").nullish();
+const searchTerm = boundedString(MAX_LENGTH.name, "Search terms are at most 200 characters")
+  .nullish();
 
 /** POST /api/order-tracking/list */
 export const orderListRequest = z.object({
@@ -115,7 +117,10 @@ export const orderListRequest = z.object({
     (n) => (PAGE_SIZES as readonly number[]).includes(n),
     `Page size must be one of ${PAGE_SIZES.join(", ")}`,
   ),
-  PageIndex: z.number().int().min(1, "Page index starts at 1"),
+  PageIndex: z.number().int().min(1, "Page index starts at 1").max(
+    MAX_ID,
+    "Page index is too large",
+  ),
   PoNumberParam: searchTerm,
   ItemNumberParam: searchTerm,
   ShipToNameParam: searchTerm,
@@ -123,7 +128,7 @@ export const orderListRequest = z.object({
   BrandNameParam: searchTerm,
   TrackingNumberParam: searchTerm,
   AndOrParam: z.boolean().nullish(),
-  SortParams: z.record(z.string(), z.boolean()).nullish(),
+  SortParams: z.record(boundedString(MAX_LENGTH.name), z.boolean()).nullish(),
 });
 export type OrderListRequest = z.infer<typeof orderListRequest>;
 
@@ -141,8 +146,11 @@ export type SearchParamKey = typeof SEARCH_FIELDS[number]["key"];
 
 /** POST /api/order-tracking/notes */
 export const noteRequest = z.object({
-  orderId: z.number().int().min(1, "orderId must be a positive integer"),
-  note: z.string().max(4000, "Notes are at most 4000 characters").nullable(),
+  orderId: z.number().int().min(1, "orderId must be a positive integer").max(
+    MAX_ID,
+    "orderId is out of range",
+  ),
+  note: boundedString(MAX_LENGTH.text, "Notes are at most 4000 characters").nullable(),
 });
 export type NoteRequest = z.infer<typeof noteRequest>;
 
@@ -181,12 +189,12 @@ const optionalInt = (label: string, min: number) =>
       .min(min, `${label} must be at least ${min}`).nullable(),
   );
 
-const columnName = z.string().trim().max(200, "Column names are at most 200 characters").nullish()
-  .transform((value) => value || null);
+const columnName = boundedString(MAX_LENGTH.name, "Column names are at most 200 characters").trim()
+  .nullish().transform((value) => value || null);
 
 /** The column normalisation part of a save. */
 export const columnNormalizationRequest = z.object({
-  id: z.number().int().nullish(),
+  id: z.number().int().min(0).max(MAX_ID).nullish(),
   ...Object.fromEntries(ORDER_FIELDS.map((field) => [field, columnName])) as Record<
     OrderField,
     typeof columnName
@@ -195,24 +203,30 @@ export const columnNormalizationRequest = z.object({
 
 /** POST /api/order-tracking-sources/save (spec section 5's rules, enforced by the server too). */
 export const sourceSaveRequest = z.object({
-  id: z.number().int().min(0).nullish(),
-  sourceName: z.string().trim().min(1, "Required").max(200, "At most 200 characters"),
+  id: z.number().int().min(0).max(MAX_ID).nullish(),
+  sourceName: boundedString(MAX_LENGTH.name, "At most 200 characters").trim().min(1, "Required"),
   emailSourceId: z.number({ error: "Choose an e-mail source" }).int().min(
     1,
     "Choose an e-mail source",
-  ),
-  fileType: z.string().trim().transform((value) => value.replace(/^\./, "").toLowerCase()).pipe(
+  ).max(MAX_ID, "Choose an e-mail source"),
+  fileType: boundedString(MAX_LENGTH.name).trim().transform((value) =>
+    value.replace(/^\./, "").toLowerCase()
+  ).pipe(
     z.enum(FILE_TYPES, { error: `File type must be one of ${FILE_TYPES.join(", ")}` }),
   ),
-  fromEmail: z.string().trim().min(1, "Required").pipe(z.email("Enter a valid email address")),
-  subjectValue: z.string().trim().min(3, "Must be at least 3 characters").max(500),
+  fromEmail: boundedString(MAX_LENGTH.email).trim().min(1, "Required").pipe(
+    z.email("Enter a valid email address"),
+  ),
+  subjectValue: boundedString(MAX_LENGTH.subject).trim().min(3, "Must be at least 3 characters"),
   containsNotExact: z.boolean().nullish().transform((value) => value ?? false),
   expectedAttachmentCount: optionalInt("Expected attachment count", 1),
-  attachmentName: z.string().trim().min(1, "Required").max(500),
-  columnsToIgnore: z.string().trim().max(2000).nullish().transform((value) => value || null),
-  secondaryDelimiter: z.string().max(1, "At most 1 character").nullish()
+  attachmentName: boundedString(MAX_LENGTH.subject).trim().min(1, "Required"),
+  columnsToIgnore: boundedString(MAX_LENGTH.text).trim().nullish().transform((value) =>
+    value || null
+  ),
+  secondaryDelimiter: boundedString(1, "At most 1 character").nullish()
     .transform((value) => value || null),
-  uniqueColumn: z.string().trim().min(3, "Required").transform((value, ctx) => {
+  uniqueColumn: boundedString(MAX_LENGTH.name).trim().min(3, "Required").transform((value, ctx) => {
     const choice = UNIQUE_COLUMNS.find((c) => c.toLowerCase() === value.toLowerCase());
     if (!choice) {
       ctx.addIssue({ code: "custom", message: `Choose one of ${UNIQUE_COLUMNS.join(", ")}` });

@@ -8,6 +8,7 @@ export type RefusalCode =
   | "too_many_rows"
   | "too_many_columns"
   | "too_many_cells"
+  | "cell_too_long"
   | "zip_too_many_entries"
   | "zip_entry_too_large"
   | "zip_too_large"

@@ -1,5 +1,6 @@
 import { FileRefusedError } from "./errors.ts";
 import type { FileLimits } from "./limits.ts";
+import { columnLetter } from "./columns.ts";
 
 /** A row counts as blank when every cell is empty or only spaces. */
 export function isBlankRow(row: readonly string[]): boolean {
@@ -32,4 +33,29 @@ export function tooManyCells(limits: FileLimits): FileRefusedError {
     "too_many_cells",
     `The file has more than ${limits.maxCells.toLocaleString("en-US")} cells, over the limit.`,
   );
+}
+
+/**
+ * Refuses a grid holding a cell longer than `limits.maxCellChars` (the whole file: a file over a
+ * limit is not half-processed), naming the first such cell by row number and column letter.
+ */
+export function checkCellLengths(
+  rows: readonly (readonly string[])[],
+  rowNumbers: readonly number[],
+  limits: FileLimits,
+): void {
+  const max = limits.maxCellChars;
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r];
+    for (let c = 0; c < row.length; c++) {
+      if (row[c].length > max) {
+        throw new FileRefusedError(
+          "cell_too_long",
+          `Row ${rowNumbers[r] ?? r + 1}, column ${columnLetter(c)} has ${
+            row[c].length.toLocaleString("en-US")
+          } characters, more than the ${max.toLocaleString("en-US")} a cell may hold.`,
+        );
+      }
+    }
+  }
 }

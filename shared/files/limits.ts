@@ -8,6 +8,8 @@ export interface FileLimits {
   maxColumns: number;
   /** Non-blank rows × their cells. */
   maxCells: number;
+  /** Characters in one cell: Excel's own cap (32,767), so any cell could be written back. */
+  maxCellChars: number;
   /** Entries in an XLSX (zip) container. */
   maxZipEntries: number;
   /** Uncompressed size of one zip entry. */
@@ -26,6 +28,7 @@ export const UPLOAD_LIMITS: Readonly<FileLimits> = Object.freeze({
   maxRows: 1_000_000,
   maxColumns: 16_384,
   maxCells: 20_000_000,
+  maxCellChars: 32_767,
   maxZipEntries: 1_000,
   maxEntryBytes: 256 * MIB,
   maxUncompressedBytes: 400 * MIB,

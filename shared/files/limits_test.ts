@@ -3,6 +3,7 @@ import { readTable } from "./read_table.ts";
 import { FileRefusedError } from "./errors.ts";
 import { FEED_LIMITS, UPLOAD_LIMITS } from "./limits.ts";
 import { writeTable } from "./write_table.ts";
+import * as XLSX from "xlsx";
 
 const enc = new TextEncoder();
 const refusedWith = (code: string, message?: RegExp) => (e: unknown) => {
@@ -114,3 +115,72 @@ Deno.test("XLSX parts larger than declared are refused, read by the streaming re
     );
   }
 });
+
+Deno.test("a cell longer than 32,767 characters refuses the file, in every format", async () => {
+  const max = UPLOAD_LIMITS.maxCellChars;
+  assert.equal(max, 32_767);
+  const cases: { name: string; file: () => Uint8Array; type: "csv" | "txt" | "xlsx" }[] = [
+    {
+      name: "CSV, plain cell",
+      type: "csv",
+      file: () => enc.encode(`Item,Qty\nA1,5\nA2,${"9".repeat(max + 1)}\n`),
+    },
+    {
+      name: "CSV, quoted cell with line breaks",
+      type: "csv",
+      file: () => enc.encode(`Item,Qty\nA1,5\nA2,"${"ab\n".repeat(Math.ceil((max + 1) / 3))}"\n`),
+    },
+    {
+      name: "tab-delimited TXT",
+      type: "txt",
+      file: () => enc.encode(`Item\tQty\nA1\t5\nA2\t${"x".repeat(max + 1)}\n`),
+    },
+    {
+      name: "XLSX",
+      type: "xlsx",
+      // SheetJS refuses to write such a cell: the text is put in afterwards.
+      file: () =>
+        withText(
+          writeTable(["Item", "Qty"], [["A1", "5"], ["A2", "LONG_CELL"]], "xlsx"),
+          "LONG_CELL",
+          "y".repeat(max + 1),
+        ),
+    },
+  ];
+  for (const c of cases) {
+    await assert.rejects(
+      readTable(c.file(), { type: c.type }),
+      refusedWith("cell_too_long", /^Row 3, column B has 32,76\d characters, more than the 32,767/),
+      c.name,
+    );
+  }
+  // At the cap exactly, and under a raised cap, the file is read.
+  const atCap = enc.encode(`Item,Qty\nA1,${"9".repeat(max)}\n`);
+  assert.equal((await readTable(atCap, { type: "csv" })).rows[0][1].length, max);
+  const csv = enc.encode(`Item,Qty\nA1,${"9".repeat(20)}\n`);
+  await assert.rejects(
+    readTable(csv, { type: "csv", limits: { maxCellChars: 19 } }),
+    refusedWith("cell_too_long", /Row 2, column B has 20 characters, more than the 19/),
+  );
+  assert.equal(
+    (await readTable(csv, { type: "csv", limits: { maxCellChars: 20 } })).rows.length,
+    1,
+  );
+});
+
+Deno.test("a 5 MB cell in a CSV is refused, not stored", async () => {
+  const csv = enc.encode(`Item,Notes\nA1,${"n".repeat(5 * 1024 * 1024)}\n`);
+  await assert.rejects(readTable(csv, { name: "big_cell.csv" }), refusedWith("cell_too_long"));
+});
+
+/** A copy of a workbook with `marker` replaced by `text` in the part that holds it. */
+function withText(bytes: Uint8Array, marker: string, text: string): Uint8Array {
+  const zip = XLSX.CFB.read(bytes, { type: "array" });
+  const file = zip.FileIndex.find((f: { content?: unknown }) =>
+    f.content && new TextDecoder().decode(f.content as Uint8Array).includes(marker)
+  )!;
+  file.content = enc.encode(
+    new TextDecoder().decode(file.content as Uint8Array).replace(marker, text),
+  );
+  return new Uint8Array(XLSX.CFB.write(zip, { fileType: "zip", type: "array" }) as ArrayBuffer);
+}

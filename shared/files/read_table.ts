@@ -7,6 +7,7 @@ import { detectHeaderIndex } from "./header_row.ts";
 import { columnLetter, type ColumnRef, findColumn } from "./columns.ts";
 import { stripZeros } from "./values.ts";
 import type { Grid, Table } from "./table.ts";
+import { checkCellLengths } from "./grid_rows.ts";
 
 /** How to read a file. Everything is optional; the defaults suit a manual upload. */
 export interface ReadOptions {
@@ -50,8 +51,11 @@ export async function readGrid(bytes: Uint8Array, options: ReadOptions = {}): Pr
   if (bytes.length === 0) throw new FileRefusedError("empty", `${label} is empty.`);
   const declared = options.type ?? (options.name ? formatFromName(options.name) : null);
   const format = resolveFormat(bytes, declared, label);
-  if (format === "csv" || format === "txt") return readCsvGrid(bytes, format, limits);
-  return await readWorkbookGrid(bytes, format, limits, options.sheet);
+  const grid = format === "csv" || format === "txt"
+    ? readCsvGrid(bytes, format, limits)
+    : await readWorkbookGrid(bytes, format, limits, options.sheet);
+  checkCellLengths(grid.rows, grid.rowNumbers, limits);
+  return grid;
 }
 
 /** Index into `grid.rows` of the header row, given or detected. */

@@ -10,11 +10,13 @@ import {
   updatePasswordRequest,
   updateUserInfoRequest,
   updateUsernameRequest,
+  USERNAME_MAX,
 } from "../../../shared/contract/accounts.ts";
 import type { AppEnv } from "../../deps.ts";
 import type { Db } from "../../db/client.ts";
 import { badRequest, conflict, forbidden, notFound } from "../../http/errors.ts";
 import { body, idParam } from "../../http/validate.ts";
+import { boundedString, MAX_ID } from "../../../shared/contract/fields.ts";
 import { setUsernameCookie } from "../../auth/cookies.ts";
 import { requireAdmin, requireUser } from "../../auth/guards.ts";
 import { hashPassword, verifyPassword } from "../../auth/password.ts";
@@ -56,12 +58,15 @@ async function ensureUsernameFree(db: Db, username: string, exceptUserId = 0): P
   }
 }
 
-const usernameParam = z.object({ username: z.string().trim().min(1, "Username is required") });
+const usernameParam = z.object({
+  username: boundedString(USERNAME_MAX).trim().min(1, "Username is required"),
+});
 const settingsQuery = z.object({
-  userId: z.coerce.number({ error: "userId must be a number" }).int().min(1, "userId is required"),
+  userId: z.coerce.number({ error: "userId must be a number" }).int().min(1, "userId is required")
+    .max(MAX_ID, "userId is out of range"),
 });
 const settingsByNameQuery = z.object({
-  userName: z.string({ error: "userName is required" }).trim().min(1, "userName is required"),
+  userName: boundedString(USERNAME_MAX).trim().min(1, "userName is required"),
 });
 
 export const accountRoutes = new Hono<AppEnv>()

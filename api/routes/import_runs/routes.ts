@@ -9,6 +9,7 @@ import type { SessionUser } from "../../auth/sessions.ts";
 import { requireUser } from "../../auth/guards.ts";
 import { badRequest, forbidden, notFound } from "../../http/errors.ts";
 import { body, idParam } from "../../http/validate.ts";
+import { boundedString, dbId, MAX_LENGTH } from "../../../shared/contract/fields.ts";
 import { getRun, listRuns, rerunImport } from "../../ingest/import_runs.ts";
 
 /** Who may see the runs of each feed (DESIGN.md section 8); other feeds: Admin only. */
@@ -28,8 +29,8 @@ function mayReadFeed(user: SessionUser, feed: string): boolean {
 const FEEDS = ["order-tracking", "inventory", "order-submission"];
 
 const listQuery = z.object({
-  feed: z.string().trim().min(1).optional(),
-  sourceId: z.coerce.number().int().min(1).optional(),
+  feed: boundedString(MAX_LENGTH.name).trim().min(1).optional(),
+  sourceId: dbId.min(1).optional(),
   limit: z.coerce.number().int().min(1).max(1000).optional(),
 });
 

@@ -3,6 +3,7 @@
  * which the search chooses the trigrams its indexes read (trigram_choice.ts).
  */
 import type { Db } from "../../db/client.ts";
+import { logError } from "../../http/log_error.ts";
 import { type ColumnSample, sampleColumn } from "./trigram_choice.ts";
 
 /** Which columns each search parameter of the order list looks in. */
@@ -54,7 +55,7 @@ export function currentSearchSample(db: Db, now = Date.now()): SearchSample | un
   const cached = cache.get(db);
   if (!cached || (now - cached.at >= cached.ttl && !cached.refreshing)) {
     // A failed sampling is logged and tried again by a later search.
-    refreshSearchSample(db).catch((error) => console.error("order search sample:", error));
+    refreshSearchSample(db).catch((error) => logError("order search sample", error));
   }
   return cached?.sample;
 }
