@@ -123,3 +123,11 @@ export function isUniqueViolation(
   return typeof error === "object" && error !== null &&
     (error as { code?: string }).code === "23505";
 }
+
+/** True when `error` is a foreign-key violation (SQLSTATE 23503) on either driver. */
+export function isForeignKeyViolation(
+  error: unknown,
+): error is { constraint?: string; constraint_name?: string; detail?: string } {
+  return typeof error === "object" && error !== null &&
+    (error as { code?: string }).code === "23503";
+}

@@ -6,7 +6,8 @@ import type {
   PickerPair,
 } from "../../../shared/contract/email_sources.ts";
 import type { Db } from "../../db/client.ts";
-import { badRequest, notFound } from "../../http/errors.ts";
+import { badRequest, conflict, notFound } from "../../http/errors.ts";
+import { registeredFeeds } from "../../ingest/feeds.ts";
 import { requireSecretForRebind, SECRET_PLACEHOLDER, type SecretBox } from "../../secrets.ts";
 import { mailSecretBinding } from "../../mail/endpoints.ts";
 
@@ -150,8 +151,19 @@ export async function saveEmailSource(
   });
 }
 
-/** Soft-deletes a source (feeds' sources and past runs keep their reference); 404 if unknown. */
+/**
+ * Soft-deletes a source (past runs keep their reference); 404 if unknown. Refused with 409 naming
+ * them while feeds' sources (active or not) still read from it: they would silently stop.
+ */
 export async function deleteEmailSource(db: Db, id: number): Promise<void> {
+  const users: string[] = [];
+  for (const feed of registeredFeeds()) users.push(...await feed.emailSourceUsers?.(db, id) ?? []);
+  if (users.length) {
+    throw conflict(
+      `This e-mail source is still used by ${users.join(", ")}. Choose another e-mail source ` +
+        "there, or delete those sources, first.",
+    );
+  }
   const rows = await db.query(
     `update email_sources set deleted_at = now(), active_status = false, updated_at = now()
       where id = $1 and deleted_at is null returning id`,
