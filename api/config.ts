@@ -34,6 +34,7 @@ const schema = z.object({
   JOB_LEASE_SECONDS: z.coerce.number().int().min(2).max(86400).default(300),
   MAX_SOURCE_FILE_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
   DEBUG_TOOLS: flag.default(false),
+  TRUST_PROXY: flag.default(false),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 

@@ -1,9 +1,14 @@
 /** Payloads of the /auth calls, shared by the server and the web app. */
 import { z } from "zod";
+import { normaliseUsername } from "./usernames.ts";
+
+/** A username to look up: normalised the way stored names are (NFKC, trimmed). */
+const lookupUsername = z.string({ error: "Username is required" }).transform(normaliseUsername)
+  .pipe(z.string().min(1, "Username is required"));
 
 /** POST /auth/login */
 export const loginRequest = z.object({
-  username: z.string().trim().min(1, "Username is required"),
+  username: lookupUsername,
   password: z.string().min(1, "Password is required"),
 });
 export type LoginRequest = z.infer<typeof loginRequest>;
@@ -13,8 +18,8 @@ export const newPassword = z.string().min(8, "Password must be at least 8 charac
 
 /** POST /auth/reset-password: a bare JSON string, or `{ username }`. */
 export const resetPasswordRequest = z.union([
-  z.string().trim().min(1, "Username is required"),
-  z.object({ username: z.string().trim().min(1, "Username is required") }),
+  lookupUsername,
+  z.object({ username: lookupUsername }),
 ]);
 
 /** POST /auth/reset-password/complete */
