@@ -11,6 +11,7 @@
  * An attempt is counted before the password is checked (and forgotten again on success), so
  * parallel guesses from one address cannot all slip in before the first failure is written.
  */
+import type { Context } from "hono";
 import type { Db } from "../db/client.ts";
 
 /** Failures per (account, address) before delays start. */
@@ -115,4 +116,12 @@ export async function recordSuccess(db: Db, account: string, address: string): P
   const key = accountKey(account);
   await db.query("delete from login_throttle where account = $1 and address = $2", [key, address]);
   await db.query("delete from login_failures where account = $1 and address = $2", [key, address]);
+}
+
+/** The one message of a throttled attempt, whatever the account (no enumeration). */
+export const THROTTLED = "Too many failed login attempts. Please wait a moment and try again.";
+
+/** 429 with `Retry-After` (seconds) and the one throttling message. */
+export function throttled(c: Context, retryAfterSeconds: number): Response {
+  return c.json({ message: THROTTLED }, 429, { "Retry-After": String(retryAfterSeconds) });
 }

@@ -13,7 +13,6 @@ export function normaliseUsername(value: string): string {
 // Bidi embeddings/overrides/isolates and marks, zero-width characters and the BOM; every other
 // format character (\p{Cf}, e.g. the soft hyphen) is invisible as well.
 const INVISIBLE = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C\u200B-\u200D\u2060\uFEFF\p{Cf}]/u;
-// deno-lint-ignore no-control-regex
 const CONTROL = /[\p{Cc}]/u;
 
 // Scripts a letter is checked against; a letter of none of them counts as a script of its own.
