@@ -8,6 +8,11 @@ import type { PasswordJob } from "./password_worker.ts";
 
 /** Workers in the pool: leave a core to the event loop, at least one, at most four. */
 export const POOL_SIZE = Math.max(1, Math.min(4, (navigator.hardwareConcurrency ?? 2) - 1));
+/**
+ * An idle pool stops its workers after this long: a live worker keeps a process from exiting, and
+ * a quiet server need not hold their memory. The next check starts them again (a few ms).
+ */
+export const POOL_IDLE_MS = 10_000;
 
 // Verified against when the account does not exist, so that an unknown username costs the same:
 // the hash of a random password nobody kept, with the same parameters.
@@ -29,6 +34,7 @@ interface PoolWorker {
 const workers: PoolWorker[] = [];
 const queue: Task[] = [];
 let nextId = 1;
+let idleTimer: ReturnType<typeof setTimeout> | undefined;
 
 function spawn(): PoolWorker {
   const entry: PoolWorker = {
@@ -58,12 +64,18 @@ function spawn(): PoolWorker {
 }
 
 function dispatch(): void {
+  clearTimeout(idleTimer);
+  idleTimer = undefined;
   while (queue.length) {
     const idle = workers.find((w) => !w.busy) ?? (workers.length < POOL_SIZE ? spawn() : null);
     if (!idle) return;
     const task = queue.shift()!;
     idle.busy = task;
     idle.worker.postMessage({ ...task.request, id: nextId++ });
+  }
+  if (workers.length && workers.every((w) => !w.busy)) {
+    idleTimer = setTimeout(closePasswordPool, POOL_IDLE_MS);
+    Deno.unrefTimer(idleTimer);
   }
 }
 
@@ -79,6 +91,8 @@ function run(request: PasswordJob): Promise<string | boolean> {
  * ones. For the end of a process or a test.
  */
 export function closePasswordPool(): void {
+  clearTimeout(idleTimer);
+  idleTimer = undefined;
   for (const entry of workers.splice(0)) {
     entry.worker.terminate();
     entry.busy?.reject(new Error("password pool closed"));

@@ -4,8 +4,7 @@
  */
 /// <reference no-default-lib="true" />
 /// <reference lib="deno.worker" />
-import { argon2id, argon2Verify } from "hash-wasm";
-import { ARGON2_PARAMETERS } from "./password_parameters.ts";
+import { argon2Check, argon2Hash } from "./argon2.ts";
 
 /** What the pool asks for. */
 export type PasswordJob =
@@ -18,13 +17,8 @@ self.onmessage = async (event: MessageEvent<PasswordRequest>) => {
   const request = event.data;
   try {
     const result = request.op === "hash"
-      ? await argon2id({
-        ...ARGON2_PARAMETERS,
-        password: request.password,
-        salt: crypto.getRandomValues(new Uint8Array(16)),
-        outputType: "encoded",
-      })
-      : await argon2Verify({ password: request.password, hash: request.hash }).catch(() => false);
+      ? await argon2Hash(request.password)
+      : await argon2Check(request.password, request.hash);
     self.postMessage({ id: request.id, result });
   } catch (error) {
     self.postMessage({ id: request.id, error: (error as Error).message ?? String(error) });
