@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv, Deps } from "./deps.ts";
+import { bodyReadTimeout } from "./http/body_timeout.ts";
 import { csrfGuard } from "./http/csrf.ts";
 import { handleError } from "./http/errors.ts";
 import { serveSpa } from "./http/spa.ts";
@@ -73,6 +74,7 @@ export function createApp(deps: Deps, options: { webDist?: string } = {}): Hono<
       c.res.headers.set("cache-control", "no-store");
     }
   });
+  app.use(bodyReadTimeout);
   app.use(csrfGuard);
   app.route("/", apiRoutes());
   if (options.webDist) serveSpa(app, options.webDist);

@@ -35,6 +35,7 @@ const schema = z.object({
   MAX_SOURCE_FILE_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
   DEBUG_TOOLS: flag.default(false),
   TRUST_PROXY: flag.default(false),
+  BODY_READ_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 

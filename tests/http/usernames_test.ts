@@ -30,30 +30,33 @@ Deno.test("usernames are normalised and look-alikes refused", async (t) => {
       }
     });
 
-    await t.step("a full-width name is stored as NFKC and collides with its plain form", async () => {
-      const created = await admin.post("/api/accounts/update/user", {
-        userId: 0,
-        username: "ｐａｖｅｌ",
-        email: "pavel@test.local",
-        password: "pavel-password",
-        activeStatus: true,
-      });
-      assert.equal(created.status, 200);
-      assert.equal((created.body as { username: string }).username, "pavel");
-      const twin = await admin.post("/api/accounts/update/user", {
-        userId: 0,
-        username: "ＰＡＶＥＬ",
-        email: "twin@test.local",
-      });
-      assert.equal(twin.status, 409);
-      // Login normalises the same way before the lookup.
-      const login = await testClient(server.url).post("/auth/login", {
-        username: "ｐａｖｅｌ",
-        password: "pavel-password",
-      });
-      assert.equal(login.status, 200);
-      assert.deepEqual(login.body, { username: "pavel" });
-    });
+    await t.step(
+      "a full-width name is stored as NFKC and collides with its plain form",
+      async () => {
+        const created = await admin.post("/api/accounts/update/user", {
+          userId: 0,
+          username: "ｐａｖｅｌ",
+          email: "pavel@test.local",
+          password: "pavel-password",
+          activeStatus: true,
+        });
+        assert.equal(created.status, 200);
+        assert.equal((created.body as { username: string }).username, "pavel");
+        const twin = await admin.post("/api/accounts/update/user", {
+          userId: 0,
+          username: "ＰＡＶＥＬ",
+          email: "twin@test.local",
+        });
+        assert.equal(twin.status, 409);
+        // Login normalises the same way before the lookup.
+        const login = await testClient(server.url).post("/auth/login", {
+          username: "ｐａｖｅｌ",
+          password: "pavel-password",
+        });
+        assert.equal(login.status, 200);
+        assert.deepEqual(login.body, { username: "pavel" });
+      },
+    );
 
     await t.step("update/username refuses a look-alike and normalises", async () => {
       const userId = await server.createUser({ username: "quinn", password: "quinn-password" });
