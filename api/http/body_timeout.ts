@@ -46,7 +46,14 @@ export const bodyReadTimeout: MiddlewareHandler<AppEnv> = async (c, next) => {
       return reader.cancel(reason);
     },
   });
-  c.req.raw = new Request(raw, { body: stream, duplex: "half" } as RequestInit);
+  // Built from the parts, not from `raw`: copying `raw` would read its `signal`, which makes
+  // Deno.serve warn about its legacy abort-on-success behaviour (no handler here uses it).
+  c.req.raw = new Request(raw.url, {
+    method: raw.method,
+    headers: raw.headers,
+    body: stream,
+    duplex: "half",
+  } as RequestInit);
   await next();
   // Whatever the reader made of the failed read (a 400 for "malformed JSON", a 500), the cause
   // was the client's pace.
