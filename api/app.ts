@@ -6,6 +6,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv, Deps } from "./deps.ts";
 import { limitBodies } from "./http/body_limit.ts";
+import { bodyReadTimeout } from "./http/body_timeout.ts";
 import { csrfGuard } from "./http/csrf.ts";
 import { badRequest, handleError } from "./http/errors.ts";
 import { serveSpa } from "./http/spa.ts";
@@ -95,6 +96,7 @@ export function createApp(deps: Deps, options: { webDist?: string } = {}): Hono<
       c.res.headers.set("cache-control", "no-store");
     }
   });
+  app.use(bodyReadTimeout);
   app.use(csrfGuard);
   app.route("/", apiRoutes());
   if (options.webDist) serveSpa(app, options.webDist);

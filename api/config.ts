@@ -43,6 +43,8 @@ const schema = z.object({
     }
   }).optional(),
   DEBUG_TOOLS: flag.default(false),
+  TRUST_PROXY: flag.default(false),
+  BODY_READ_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 

@@ -21,6 +21,8 @@ import { setUsernameCookie } from "../../auth/cookies.ts";
 import { requireAdmin, requireUser } from "../../auth/guards.ts";
 import { hashPassword, verifyPassword } from "../../auth/password.ts";
 import { revokeUserSessions, type SessionUser } from "../../auth/sessions.ts";
+import { admitAttempt, recordFailure, recordSuccess, throttled } from "../../auth/throttle.ts";
+import { clientAddress } from "../../http/client.ts";
 import {
   accountById,
   countUsers,
@@ -116,7 +118,9 @@ export const accountRoutes = new Hono<AppEnv>()
     const info = await userInfoById(db, userId);
     if (!info) throw notFound(`User ${userId}`);
     // A stale page (renamed in another tab) must not rename on old information.
-    if (oldUsername && oldUsername.toLowerCase() !== info.username.toLowerCase()) {
+    if (
+      oldUsername && oldUsername.toLowerCase() !== info.username.normalize("NFKC").toLowerCase()
+    ) {
       throw badRequest(`The current username is "${info.username}", not "${oldUsername}".`);
     }
     await ensureUsernameFree(db, newUsername, userId);
@@ -133,9 +137,17 @@ export const accountRoutes = new Hono<AppEnv>()
     if (username && username.toLowerCase() !== info.username.toLowerCase()) {
       throw badRequest(`User ${userId} is not "${username}".`);
     }
+    // Throttled like a login, per (account, address): a stolen session must not become a free
+    // password-guessing oracle. The key is the user id, so renames do not reset it.
+    const throttleKey = `password-change:${userId}`;
+    const address = clientAddress(c);
+    const admission = await admitAttempt(db, throttleKey, address);
+    if (!admission.ok) return throttled(c, admission.retryAfterSeconds);
     if (!(await verifyPassword(oldPassword, await passwordHashOf(db, userId)))) {
+      await recordFailure(db, throttleKey, address);
       throw badRequest("Current password is incorrect.");
     }
+    await recordSuccess(db, throttleKey, address);
     await db.transaction(async (tx) => {
       await setPasswordHash(tx, userId, await hashPassword(newPassword));
       // Whoever knew the old password is signed out everywhere but here.

@@ -1,7 +1,6 @@
 /** The /auth calls of the contract, plus password-reset completion. */
 import { Hono } from "hono";
 import type { Context } from "hono";
-import { getConnInfo } from "hono/deno";
 import {
   completeResetRequest,
   type CurrentUser,
@@ -9,38 +8,36 @@ import {
   resetPasswordRequest,
 } from "../../../shared/contract/auth.ts";
 import type { AppEnv } from "../../deps.ts";
-import { ApiError, unauthorized } from "../../http/errors.ts";
+import { unauthorized } from "../../http/errors.ts";
+import { clientAddress } from "../../http/client.ts";
 import { body } from "../../http/validate.ts";
-import { clearSessionCookies, refreshToken, setSessionCookies } from "../../auth/cookies.ts";
+import {
+  accessToken,
+  clearSessionCookies,
+  refreshToken,
+  setSessionCookies,
+} from "../../auth/cookies.ts";
 import { requireUser } from "../../auth/guards.ts";
 import { verifyPassword } from "../../auth/password.ts";
-import { completeReset, createResetToken, RESET_TOKEN_MINUTES } from "../../auth/password_reset.ts";
+import { completeReset, requestPasswordReset } from "../../auth/password_reset.ts";
 import {
   openSession,
   refreshSession,
   revokeSession,
+  sessionForAccessToken,
   sessionForRefreshToken,
 } from "../../auth/sessions.ts";
-import { clearFailures, isThrottled, recordFailure } from "../../auth/throttle.ts";
+import { admitAttempt, recordFailure, recordSuccess, throttled } from "../../auth/throttle.ts";
 
 const LOGIN_FAILED = "Invalid username or password.";
-const THROTTLED = "Too many failed login attempts. Please wait 15 minutes and try again.";
+
 const RESET_SENT =
   "If that account exists and has an e-mail address, a password reset link has been sent to it.";
 
 const flag = (on: boolean) => (on ? "True" : "False") as "True" | "False";
 
-function clientAddress(c: Context): string {
-  try {
-    return getConnInfo(c).remote.address ?? "unknown";
-  } catch {
-    return "unknown";
-  }
-}
-
-function resetLink(c: Context<AppEnv>, token: string): string {
-  const base = c.var.deps.config.PUBLIC_URL ?? new URL(c.req.url).origin;
-  return new URL(`/reset-password?token=${encodeURIComponent(token)}`, base).href;
+function linkBase(c: Context<AppEnv>): string {
+  return c.var.deps.config.PUBLIC_URL ?? new URL(c.req.url).origin;
 }
 
 export const authRoutes = new Hono<AppEnv>()
@@ -62,7 +59,8 @@ export const authRoutes = new Hono<AppEnv>()
     const { db } = c.var.deps;
     const { username, password } = c.req.valid("json");
     const address = clientAddress(c);
-    if (await isThrottled(db, username, address)) throw new ApiError(429, THROTTLED);
+    const admission = await admitAttempt(db, username, address);
+    if (!admission.ok) return throttled(c, admission.retryAfterSeconds);
     const [user] = await db.query<
       { id: number; username: string; passwordHash: string | null; active: boolean }
     >(
@@ -75,7 +73,7 @@ export const authRoutes = new Hono<AppEnv>()
       await recordFailure(db, username, address);
       throw unauthorized(LOGIN_FAILED);
     }
-    await clearFailures(db, username);
+    await recordSuccess(db, username, address);
     await db.query("update users set last_login = now() where id = $1", [user.id]);
     const tokens = await openSession(db, user.id, {
       ip: address,
@@ -85,9 +83,16 @@ export const authRoutes = new Hono<AppEnv>()
     return c.json({ username: user.username }, 200);
   })
   .post("/logout", async (c) => {
-    const token = refreshToken(c);
-    const sessionId = token ? await sessionForRefreshToken(c.var.deps.db, token) : null;
-    if (sessionId) await revokeSession(c.var.deps.db, sessionId, "logout");
+    const { db } = c.var.deps;
+    // Either cookie names the session: the access cookie alone (refresh cookie scoped away or
+    // dropped) must end it as well.
+    const sessions = new Set<string>();
+    const refresh = refreshToken(c);
+    const access = accessToken(c);
+    if (refresh) sessions.add((await sessionForRefreshToken(db, refresh)) ?? "");
+    if (access) sessions.add((await sessionForAccessToken(db, access)) ?? "");
+    sessions.delete("");
+    for (const sessionId of sessions) await revokeSession(db, sessionId, "logout");
     clearSessionCookies(c);
     return c.body(null, 204);
   })
@@ -102,22 +107,10 @@ export const authRoutes = new Hono<AppEnv>()
     return c.body(null, 204);
   })
   .post("/reset-password", body("json", resetPasswordRequest), async (c) => {
-    const { db, mailer } = c.var.deps;
     const request = c.req.valid("json");
     const username = typeof request === "string" ? request : request.username;
-    const reset = await createResetToken(db, username);
-    if (reset) {
-      mailer.send({
-        to: reset.email,
-        subject: "Password reset",
-        text: `Hello ${reset.username},\n\nSomeone asked to reset your password. Open this link ` +
-          `within ${RESET_TOKEN_MINUTES} minutes to choose a new one:\n\n${
-            resetLink(c, reset.token)
-          }\n\nIf it was not you, ignore this e-mail; your password stays as it is.\n`,
-      }).catch((error) =>
-        console.error(`password reset mail for user ${reset.username} failed: ${error.message}`)
-      );
-    }
+    // The same work for every name: the lookup, the token and the mail happen in a job.
+    await requestPasswordReset(c.var.deps.db, username, linkBase(c));
     return c.json({ message: RESET_SENT });
   })
   .post("/reset-password/complete", body("json", completeResetRequest), async (c) => {
