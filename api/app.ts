@@ -8,14 +8,14 @@ import type { AppEnv, Deps } from "./deps.ts";
 import { csrfGuard } from "./http/csrf.ts";
 import { handleError } from "./http/errors.ts";
 import { serveSpa } from "./http/spa.ts";
-import { authRoutes } from "./routes/auth/routes.ts";
-import { healthRoutes } from "./routes/health/routes.ts";
-import { accountRoutes } from "./routes/accounts/routes.ts";
-import { homeStatsRoutes } from "./routes/home_stats/routes.ts";
-import { emailSourceRoutes } from "./routes/email_sources/routes.ts";
-import { importRunRoutes } from "./routes/import_runs/routes.ts";
-import { orderTrackingRoutes } from "./routes/order_tracking/routes.ts";
-import { orderTrackingSourceRoutes } from "./routes/order_tracking_sources/routes.ts";
+import { authRoutes } from "./accounts/auth_routes.ts";
+import { healthRoutes } from "./health/routes.ts";
+import { accountRoutes } from "./accounts/routes.ts";
+import { homeStatsRoutes } from "./home_stats/routes.ts";
+import { emailSourceRoutes } from "./email_sources/routes.ts";
+import { importRunRoutes } from "./import_runs/routes.ts";
+import { orderTrackingRoutes } from "./order_tracking/routes.ts";
+import { orderTrackingSourceRoutes } from "./order_tracking/sources/routes.ts";
 
 /** The API routes alone; their type is the contract the web app calls through. */
 function apiRoutes() {

@@ -18,9 +18,9 @@ import postgres from "postgres";
 import type { Db } from "../api/db/client.ts";
 import { openDb } from "../api/db/client.ts";
 import { migrate } from "../api/db/migrate.ts";
-import { importOrderFile } from "../api/feeds/order_tracking/feed.ts";
-import { searchOrders } from "../api/routes/order_tracking/search.ts";
-import { refreshSearchSample } from "../api/routes/order_tracking/search_sample.ts";
+import { importOrderFile } from "../api/order_tracking/feed/feed.ts";
+import { searchOrders } from "../api/order_tracking/search.ts";
+import { refreshSearchSample } from "../api/order_tracking/search_sample.ts";
 import type { OrderListRequest } from "../shared/contract/order_tracking.ts";
 
 const IMPORT_ROWS = Number(Deno.env.get("BENCH_ORDER_IMPORT_ROWS") ?? 100_000);

@@ -8,7 +8,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { ConfigError, loadConfig } from "../api/config.ts";
 import { openDeps } from "../api/server.ts";
 import { pollMailbox } from "../api/ingest/mailbox_poll.ts";
-import { pollableSourceIds } from "../api/routes/email_sources/queries.ts";
+import { pollableSourceIds } from "../api/email_sources/queries.ts";
 import type { PollResult } from "../shared/contract/email_sources.ts";
 // The application's modules register the feeds (their mail rules) when loaded.
 import "../api/app.ts";

@@ -7,21 +7,21 @@ import {
   type CurrentUser,
   loginRequest,
   resetPasswordRequest,
-} from "../../../shared/contract/auth.ts";
-import type { AppEnv } from "../../deps.ts";
-import { ApiError, unauthorized } from "../../http/errors.ts";
-import { body } from "../../http/validate.ts";
-import { clearSessionCookies, refreshToken, setSessionCookies } from "../../auth/cookies.ts";
-import { requireUser } from "../../auth/guards.ts";
-import { verifyPassword } from "../../auth/password.ts";
-import { completeReset, createResetToken, RESET_TOKEN_MINUTES } from "../../auth/password_reset.ts";
+} from "../../shared/contract/auth.ts";
+import type { AppEnv } from "../deps.ts";
+import { ApiError, unauthorized } from "../http/errors.ts";
+import { body } from "../http/validate.ts";
+import { clearSessionCookies, refreshToken, setSessionCookies } from "../auth/cookies.ts";
+import { requireUser } from "../auth/guards.ts";
+import { verifyPassword } from "../auth/password.ts";
+import { completeReset, createResetToken, RESET_TOKEN_MINUTES } from "../auth/password_reset.ts";
 import {
   openSession,
   refreshSession,
   revokeSession,
   sessionForRefreshToken,
-} from "../../auth/sessions.ts";
-import { clearFailures, isThrottled, recordFailure } from "../../auth/throttle.ts";
+} from "../auth/sessions.ts";
+import { clearFailures, isThrottled, recordFailure } from "../auth/throttle.ts";
 
 const LOGIN_FAILED = "Invalid username or password.";
 const THROTTLED = "Too many failed login attempts. Please wait 15 minutes and try again.";

@@ -1,15 +1,15 @@
 /** SQL of the /api/accounts calls. Every select names the contract's fields; no hash leaves here. */
-import type { Db } from "../../db/client.ts";
+import type { Db } from "../db/client.ts";
 import type {
   OrderTrackingSettings,
   UserAccount,
   UserInfo,
-} from "../../../shared/contract/accounts.ts";
+} from "../../shared/contract/accounts.ts";
 import {
   allColumnsEnabled,
   type EnabledColumns,
   ORDER_TRACKING_COLUMNS,
-} from "../../../shared/contract/order_columns.ts";
+} from "../../shared/contract/order_columns.ts";
 
 const INFO_COLUMNS = `id as "userId", username, email, first_name as "firstName",
   last_name as "lastName", last_login as "lastLogin", created_on as "createdOn"`;

@@ -10,15 +10,15 @@ import {
   updatePasswordRequest,
   updateUserInfoRequest,
   updateUsernameRequest,
-} from "../../../shared/contract/accounts.ts";
-import type { AppEnv } from "../../deps.ts";
-import type { Db } from "../../db/client.ts";
-import { badRequest, conflict, forbidden, notFound } from "../../http/errors.ts";
-import { body, idParam } from "../../http/validate.ts";
-import { setUsernameCookie } from "../../auth/cookies.ts";
-import { requireAdmin, requireUser } from "../../auth/guards.ts";
-import { hashPassword, verifyPassword } from "../../auth/password.ts";
-import { revokeUserSessions, type SessionUser } from "../../auth/sessions.ts";
+} from "../../shared/contract/accounts.ts";
+import type { AppEnv } from "../deps.ts";
+import type { Db } from "../db/client.ts";
+import { badRequest, conflict, forbidden, notFound } from "../http/errors.ts";
+import { body, idParam } from "../http/validate.ts";
+import { setUsernameCookie } from "../auth/cookies.ts";
+import { requireAdmin, requireUser } from "../auth/guards.ts";
+import { hashPassword, verifyPassword } from "../auth/password.ts";
+import { revokeUserSessions, type SessionUser } from "../auth/sessions.ts";
 import {
   accountById,
   countUsers,

@@ -4,10 +4,10 @@ import type {
   EmailSource,
   emailSourceSave,
   PickerPair,
-} from "../../../shared/contract/email_sources.ts";
-import type { Db } from "../../db/client.ts";
-import { badRequest, notFound } from "../../http/errors.ts";
-import { SECRET_PLACEHOLDER, type SecretBox } from "../../secrets.ts";
+} from "../../shared/contract/email_sources.ts";
+import type { Db } from "../db/client.ts";
+import { badRequest, notFound } from "../http/errors.ts";
+import { SECRET_PLACEHOLDER, type SecretBox } from "../secrets.ts";
 
 /** The mailbox all feeds read today. */
 export const INBOX = "INBOX";

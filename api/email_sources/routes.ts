@@ -4,14 +4,14 @@ import {
   emailSourceSave,
   MISSING_TEST_EMAIL_FIELDS,
   sendTestEmailRequest,
-} from "../../../shared/contract/email_sources.ts";
-import { decodeBase64 } from "../../../shared/base64.ts";
-import type { AppEnv } from "../../deps.ts";
-import { requireAnyFlag } from "../../auth/guards.ts";
-import { ApiError, badRequest } from "../../http/errors.ts";
-import { body, idParam } from "../../http/validate.ts";
-import { sendFromSource } from "../../mail/source_mail.ts";
-import { pollMailbox } from "../../ingest/mailbox_poll.ts";
+} from "../../shared/contract/email_sources.ts";
+import { decodeBase64 } from "../../shared/base64.ts";
+import type { AppEnv } from "../deps.ts";
+import { requireAnyFlag } from "../auth/guards.ts";
+import { ApiError, badRequest } from "../http/errors.ts";
+import { body, idParam } from "../http/validate.ts";
+import { sendFromSource } from "../mail/source_mail.ts";
+import { pollMailbox } from "../ingest/mailbox_poll.ts";
 import {
   deleteEmailSource,
   emailSourcePairs,

@@ -4,10 +4,10 @@
  * The counting lives with the order tracking queries (`orderUpdateStats`).
  */
 import { Hono } from "hono";
-import type { UpdateStatsRow } from "../../../shared/contract/home_stats.ts";
-import type { AppEnv } from "../../deps.ts";
-import type { Db } from "../../db/client.ts";
-import { requireUser } from "../../auth/guards.ts";
+import type { UpdateStatsRow } from "../../shared/contract/home_stats.ts";
+import type { AppEnv } from "../deps.ts";
+import type { Db } from "../db/client.ts";
+import { requireUser } from "../auth/guards.ts";
 import { orderUpdateStats } from "../order_tracking/queries.ts";
 
 /** The home page rows: one per live order tracking source. */

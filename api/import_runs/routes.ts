@@ -4,12 +4,12 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
-import type { AppEnv } from "../../deps.ts";
-import type { SessionUser } from "../../auth/sessions.ts";
-import { requireUser } from "../../auth/guards.ts";
-import { badRequest, forbidden, notFound } from "../../http/errors.ts";
-import { body, idParam } from "../../http/validate.ts";
-import { getRun, listRuns, rerunImport } from "../../ingest/import_runs.ts";
+import type { AppEnv } from "../deps.ts";
+import type { SessionUser } from "../auth/sessions.ts";
+import { requireUser } from "../auth/guards.ts";
+import { badRequest, forbidden, notFound } from "../http/errors.ts";
+import { body, idParam } from "../http/validate.ts";
+import { getRun, listRuns, rerunImport } from "../ingest/import_runs.ts";
 
 /** Who may see the runs of each feed (DESIGN.md section 8); other feeds: Admin only. */
 function mayReadFeed(user: SessionUser, feed: string): boolean {

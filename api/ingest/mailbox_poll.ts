@@ -16,7 +16,7 @@ import {
   loadMailAccount,
   type MailAccount,
   pollableSourceIds,
-} from "../routes/email_sources/queries.ts";
+} from "../email_sources/queries.ts";
 import { type FeedName, type MailRule, registeredFeeds } from "./feeds.ts";
 import { connectImap } from "./imap_connect.ts";
 import { createRun, IMPORT_RUN_JOB } from "./import_runs.ts";

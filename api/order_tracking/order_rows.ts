@@ -1,13 +1,13 @@
 /** How an order row is selected and answered, shared by the list and the detail. */
-import type { Db } from "../../db/client.ts";
-import { snakeCase } from "../../db/names.ts";
+import type { Db } from "../db/client.ts";
+import { snakeCase } from "../db/names.ts";
 import {
   DATE_FIELDS,
   type Order,
   ORDER_FIELDS,
   type TrackingNumber,
-} from "../../../shared/contract/order_tracking.ts";
-import { ORDER_TRACKING_COLUMNS } from "../../../shared/contract/order_columns.ts";
+} from "../../shared/contract/order_tracking.ts";
+import { ORDER_TRACKING_COLUMNS } from "../../shared/contract/order_columns.ts";
 
 const dateFields = new Set<string>(DATE_FIELDS);
 

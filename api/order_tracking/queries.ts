@@ -1,7 +1,7 @@
 /** Reading one order, its notes, deleting it, and the home page's per-source stats. */
-import type { Db } from "../../db/client.ts";
-import type { Order, OrderDetail } from "../../../shared/contract/order_tracking.ts";
-import type { UpdateStatsRow } from "../../../shared/contract/home_stats.ts";
+import type { Db } from "../db/client.ts";
+import type { Order, OrderDetail } from "../../shared/contract/order_tracking.ts";
+import type { UpdateStatsRow } from "../../shared/contract/home_stats.ts";
 import { attachTrackingNumbers, contractOrder, ORDER_COLUMNS } from "./order_rows.ts";
 
 /** One order, deleted or not (its deletedStatus says which), or null. */

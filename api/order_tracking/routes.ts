@@ -1,17 +1,17 @@
 /**
  * /api/order-tracking: the order list search, one order, notes, delete (orderUser only). Guards
  * sit on each route rather than `.use`: the home stats route mounted under this prefix
- * (api/routes/home_stats) keeps its own, open to every user.
+ * (api/home_stats) keeps its own, open to every user.
  */
 import { Hono } from "hono";
-import { noteRequest, orderListRequest } from "../../../shared/contract/order_tracking.ts";
-import { requireFlag } from "../../auth/guards.ts";
-import type { AppEnv } from "../../deps.ts";
-import { notFound } from "../../http/errors.ts";
-import { body, idParam } from "../../http/validate.ts";
+import { noteRequest, orderListRequest } from "../../shared/contract/order_tracking.ts";
+import { requireFlag } from "../auth/guards.ts";
+import type { AppEnv } from "../deps.ts";
+import { notFound } from "../http/errors.ts";
+import { body, idParam } from "../http/validate.ts";
 import { deleteOrder, findOrder, saveNote } from "./queries.ts";
 import { searchOrders } from "./search.ts";
-import "../../feeds/order_tracking/feed.ts";
+import "./feed/feed.ts";
 
 const orderUser = requireFlag("orderUser");
 

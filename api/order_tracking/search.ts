@@ -5,8 +5,8 @@
  * a BitmapAnd/BitmapOr instead of reading every order; which of the term's trigrams the index
  * reads is chosen from a sample of the column (trigram_choice.ts).
  */
-import type { Db } from "../../db/client.ts";
-import { snakeCase } from "../../db/names.ts";
+import type { Db } from "../db/client.ts";
+import { snakeCase } from "../db/names.ts";
 import {
   DATE_FIELDS,
   NUMBER_FIELDS,
@@ -14,8 +14,8 @@ import {
   ORDER_FIELDS,
   type OrderListRequest,
   type OrderListResult,
-} from "../../../shared/contract/order_tracking.ts";
-import { badRequest } from "../../http/errors.ts";
+} from "../../shared/contract/order_tracking.ts";
+import { badRequest } from "../http/errors.ts";
 import { attachTrackingNumbers, contractOrder, ORDER_COLUMNS } from "./order_rows.ts";
 import {
   currentSearchSample,

@@ -2,7 +2,7 @@
  * A sample of the searched columns of the live orders, kept in memory for a few minutes, from
  * which the search chooses the trigrams its indexes read (trigram_choice.ts).
  */
-import type { Db } from "../../db/client.ts";
+import type { Db } from "../db/client.ts";
 import { type ColumnSample, sampleColumn } from "./trigram_choice.ts";
 
 /** Which columns each search parameter of the order list looks in. */

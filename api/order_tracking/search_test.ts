@@ -5,9 +5,9 @@
  */
 import assert from "node:assert/strict";
 import fc from "fast-check";
-import type { Db } from "../../db/client.ts";
-import type { OrderListRequest } from "../../../shared/contract/order_tracking.ts";
-import { openTestDb } from "../../../tests/support/db.ts";
+import type { Db } from "../db/client.ts";
+import type { OrderListRequest } from "../../shared/contract/order_tracking.ts";
+import { openTestDb } from "../../tests/support/db.ts";
 import { searchWhere } from "./search.ts";
 import { currentSearchSample, refreshSearchSample } from "./search_sample.ts";
 
