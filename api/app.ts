@@ -1,6 +1,6 @@
 /**
- * Builds the HTTP application from the feature routers. `AppType` is what the web app's typed
- * client is generated from.
+ * Builds the HTTP application from the feature list (`api/features.ts`). `AppType` is what the
+ * web app's typed client is generated from.
  */
 import { Hono } from "hono";
 import { secureHeaders } from "hono/secure-headers";
@@ -8,26 +8,15 @@ import type { AppEnv, Deps } from "./deps.ts";
 import { csrfGuard } from "./http/csrf.ts";
 import { handleError } from "./http/errors.ts";
 import { serveSpa } from "./http/spa.ts";
-import { authRoutes } from "./accounts/auth_routes.ts";
-import { healthRoutes } from "./health/routes.ts";
-import { accountRoutes } from "./accounts/routes.ts";
-import { homeStatsRoutes } from "./home_stats/routes.ts";
-import { emailSourceRoutes } from "./email_sources/routes.ts";
-import { importRunRoutes } from "./import_runs/routes.ts";
-import { orderTrackingRoutes } from "./order_tracking/routes.ts";
-import { orderTrackingSourceRoutes } from "./order_tracking/sources/routes.ts";
+import { mountFeatures } from "./feature.ts";
+import { FEATURES } from "./features.ts";
 
-/** The API routes alone; their type is the contract the web app calls through. */
+/**
+ * The API routes alone: every feature's routers, mounted at their paths in the list's order.
+ * Their type is the contract the web app calls through.
+ */
 function apiRoutes() {
-  return new Hono<AppEnv>()
-    .route("/auth", authRoutes)
-    .route("/health", healthRoutes)
-    .route("/api/accounts", accountRoutes)
-    .route("/api/order-tracking/list/update-stats", homeStatsRoutes)
-    .route("/api/email-sources", emailSourceRoutes)
-    .route("/api/import-runs", importRunRoutes)
-    .route("/api/order-tracking", orderTrackingRoutes)
-    .route("/api/order-tracking-sources", orderTrackingSourceRoutes);
+  return mountFeatures(FEATURES);
 }
 
 /** The routes' type for `hc<AppType>()`. */
@@ -37,8 +26,10 @@ export type AppType = ReturnType<typeof apiRoutes>;
  * The whole application over `deps`; `webDist` serves the built SPA when given.
  *
  * @example
+ * ```ts ignore
  * const app = createApp(deps, { webDist: "web/dist" });
  * Deno.serve(app.fetch);
+ * ```
  */
 export function createApp(deps: Deps, options: { webDist?: string } = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();

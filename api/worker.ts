@@ -6,8 +6,6 @@ import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { openDeps } from "./server.ts";
 import { startJobs } from "./jobs/runner.ts";
 import type { Deps } from "./deps.ts";
-// The application's modules register the feeds, job handlers and schedules when loaded.
-import "./app.ts";
 
 /** A running worker. */
 export interface RunningWorker {
@@ -16,11 +14,14 @@ export interface RunningWorker {
 }
 
 /**
- * Opens the database (migrating it) and starts ticking.
+ * Opens the database (migrating it; `openDeps` registers the feature list's feeds, job handlers
+ * and schedules) and starts ticking.
  *
  * @example
+ * ```ts ignore
  * const worker = await startWorker(loadConfig());
  * await worker.stop();
+ * ```
  */
 export async function startWorker(
   config: Config,

@@ -2,7 +2,7 @@
  * Password reset by e-mail: a random token, stored hashed, single use, valid 30 minutes.
  */
 import type { Db } from "../db/client.ts";
-import { badRequest } from "../http/errors.ts";
+import { invalid } from "../db/errors.ts";
 import { hashPassword } from "./password.ts";
 import { revokeUserSessions } from "./sessions.ts";
 import { hashToken, randomToken } from "./tokens.ts";
@@ -53,7 +53,7 @@ export async function completeReset(db: Db, token: string, newPassword: string):
         returning user_id as "userId"`,
       [await hashToken(token)],
     );
-    if (!row) throw badRequest("This reset link is invalid or has expired. Request a new one.");
+    if (!row) throw invalid("This reset link is invalid or has expired. Request a new one.");
     await tx.query("update users set password_hash = $2 where id = $1", [row.userId, passwordHash]);
     await tx.query("delete from password_reset_tokens where user_id = $1 and used_at is null", [
       row.userId,

@@ -6,28 +6,9 @@ import type {
   PickerPair,
 } from "../../shared/contract/email_sources.ts";
 import type { Db } from "../db/client.ts";
-import { badRequest, notFound } from "../http/errors.ts";
+import { invalid, notFound } from "../db/errors.ts";
 import { SECRET_PLACEHOLDER, type SecretBox } from "../secrets.ts";
-
-/** The mailbox all feeds read today. */
-export const INBOX = "INBOX";
-
-/** A source with its secret decrypted: what sending and polling need, never sent to a client. */
-export interface MailAccount {
-  id: number;
-  username: string;
-  email: string;
-  secret: string;
-  incomingServer: string;
-  incomingPort: number | null;
-  outgoingServer: string;
-  outgoingPort: number | null;
-  ssl: boolean;
-  isMsal: boolean;
-  msalClientId: string;
-  msalTenantId: string;
-  activeStatus: boolean;
-}
+import { INBOX } from "../mail/accounts.ts";
 
 const COLUMNS = `s.id, s.username, s.email, s.password_enc <> '' as "hasSecret",
   s.incoming_server as "incomingServer", s.outgoing_server as "outgoingServer",
@@ -88,7 +69,7 @@ export async function saveEmailSource(
 ): Promise<number> {
   const keep = input.password === SECRET_PLACEHOLDER;
   if (keep && input.id === 0) {
-    throw badRequest("Enter the password for the new e-mail source.", {
+    throw invalid("Enter the password for the new e-mail source.", {
       password: ["Required"],
     });
   }
@@ -168,34 +149,4 @@ export async function emailSourcePairs(db: Db): Promise<PickerPair[]> {
     item1: count(withEmail, withEmail[i]) > 1 ? `${withEmail[i]} #${r.id}` : withEmail[i],
     item2: r.id,
   }));
-}
-
-/** A source with its secret decrypted, for sending and polling; 404 if unknown or deleted. */
-export async function loadMailAccount(
-  db: Db,
-  secrets: SecretBox,
-  id: number,
-): Promise<MailAccount> {
-  const [row] = await db.query<Omit<MailAccount, "secret"> & { passwordEnc: string }>(
-    `select id, username, email, password_enc as "passwordEnc",
-       incoming_server as "incomingServer", incoming_port as "incomingPort",
-       outgoing_server as "outgoingServer", outgoing_port as "outgoingPort", ssl,
-       is_msal as "isMsal", msal_client_id as "msalClientId", msal_tenant_id as "msalTenantId",
-       active_status as "activeStatus"
-     from email_sources where id = $1 and deleted_at is null`,
-    [id],
-  );
-  if (!row) throw notFound(`Email source ${id}`);
-  const { passwordEnc, ...account } = row;
-  return { ...account, secret: passwordEnc ? await secrets.decrypt(passwordEnc) : "" };
-}
-
-/** Ids of the sources the poll job reads: active, not deleted, with an incoming server or MSAL. */
-export async function pollableSourceIds(db: Db): Promise<number[]> {
-  const rows = await db.query<{ id: number }>(
-    `select id from email_sources
-      where deleted_at is null and active_status and (incoming_server <> '' or is_msal)
-      order by id`,
-  );
-  return rows.map((r) => r.id);
 }

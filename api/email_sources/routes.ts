@@ -12,12 +12,12 @@ import { ApiError, badRequest } from "../http/errors.ts";
 import { body, idParam } from "../http/validate.ts";
 import { sendFromSource } from "../mail/source_mail.ts";
 import { pollMailbox } from "../ingest/mailbox_poll.ts";
+import { loadMailAccount } from "../mail/accounts.ts";
 import {
   deleteEmailSource,
   emailSourcePairs,
   getEmailSource,
   listEmailSources,
-  loadMailAccount,
   saveEmailSource,
 } from "./queries.ts";
 

@@ -1,18 +1,19 @@
 /**
  * GET /api/order-tracking/list/update-stats: per order tracking source, the orders updated and
  * deleted in the past 24 hours (the home page). Every logged-in user may read it.
- * The counting lives with the order tracking queries (`orderUpdateStats`).
+ * Each feature with a `homeStats` contributes its rows (order tracking: `orderUpdateStats`).
  */
 import { Hono } from "hono";
 import type { UpdateStatsRow } from "../../shared/contract/home_stats.ts";
 import type { AppEnv } from "../deps.ts";
 import type { Db } from "../db/client.ts";
 import { requireUser } from "../auth/guards.ts";
-import { orderUpdateStats } from "../order_tracking/queries.ts";
+import { homeStatsSources } from "../feature.ts";
 
-/** The home page rows: one per live order tracking source. */
-export function updateStats(db: Db): Promise<UpdateStatsRow[]> {
-  return orderUpdateStats(db);
+/** The home page rows: every feature's, in the feature list's order. */
+export async function updateStats(db: Db): Promise<UpdateStatsRow[]> {
+  const lists = await Promise.all(homeStatsSources().map((source) => source(db)));
+  return lists.flat();
 }
 
 export const homeStatsRoutes = new Hono<AppEnv>()

@@ -1,6 +1,7 @@
 /**
  * Import history (beyond the contract): the runs of a feed's source, one run with its row errors
- * and log, its stored file, and a re-run from that file. Each call needs the feed's flag.
+ * and log, its stored file, and a re-run from that file. Each call needs the flag of the feature
+ * whose feed made the run (`Feature.flag`, registered by `registerFeatures`).
  */
 import { Hono } from "hono";
 import { z } from "zod";
@@ -10,22 +11,13 @@ import { requireUser } from "../auth/guards.ts";
 import { badRequest, forbidden, notFound } from "../http/errors.ts";
 import { body, idParam } from "../http/validate.ts";
 import { getRun, listRuns, rerunImport } from "../ingest/import_runs.ts";
+import { feedReader, registeredFeeds } from "../ingest/feeds.ts";
 
-/** Who may see the runs of each feed (DESIGN.md section 8); other feeds: Admin only. */
+/** Who may see the runs of each feed (DESIGN.md section 8): its feature's flag; else Admin only. */
 function mayReadFeed(user: SessionUser, feed: string): boolean {
-  switch (feed) {
-    case "order-tracking":
-      return user.orderUser;
-    case "inventory":
-      return user.inventoryUser;
-    case "order-submission":
-      return user.submissionUser;
-    default:
-      return user.isAdmin;
-  }
+  const reader = feedReader(feed);
+  return reader === "admin" ? user.isAdmin : user[reader];
 }
-
-const FEEDS = ["order-tracking", "inventory", "order-submission"];
 
 const listQuery = z.object({
   feed: z.string().trim().min(1).optional(),
@@ -47,7 +39,11 @@ export const importRunRoutes = new Hono<AppEnv>()
     const user = c.var.user;
     if (feed && !mayReadFeed(user, feed)) throw forbidden();
     // Admin sees every feed's runs (test feeds too); others those of their flags.
-    const feeds = feed ? [feed] : user.isAdmin ? null : FEEDS.filter((f) => mayReadFeed(user, f));
+    const feeds = feed
+      ? [feed]
+      : user.isAdmin
+      ? null
+      : registeredFeeds().map((f) => f.name).filter((f) => mayReadFeed(user, f));
     if (feeds && !feeds.length) throw forbidden();
     return c.json(await listRuns(c.var.deps.db, { feeds, sourceId, limit }));
   })

@@ -1,7 +1,7 @@
 /** Opens an IMAP session to a source's incoming server (password login, or XOAUTH2 for MSAL). */
 import { ImapFlow } from "imapflow";
 import type { Config } from "../config.ts";
-import type { MailAccount } from "../email_sources/queries.ts";
+import type { MailAccount } from "../mail/accounts.ts";
 import { imapEndpoint, mailLogin } from "../mail/endpoints.ts";
 import { serverName, tlsCaOption, tlsMismatchHint } from "../mail/tls.ts";
 

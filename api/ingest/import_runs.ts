@@ -6,7 +6,7 @@
 import type { Db } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { enqueueJob } from "../jobs/queue.ts";
-import { registerJobHandler } from "../jobs/handlers.ts";
+import type { JobHandler } from "../jobs/handlers.ts";
 import {
   feedByName,
   type FeedName,
@@ -260,11 +260,12 @@ export async function getRun(db: Db, runId: number): Promise<ImportRunDetails> {
   return { ...toRun(row), rowErrors: row.rowErrors, log: row.log };
 }
 
-registerJobHandler(IMPORT_RUN_JOB, {
+/** The job that processes one queued run (registered by the import runs feature). */
+export const importRunJob: JobHandler = {
   async run(deps, job) {
     await processRun(deps, Number(job.payload.runId));
   },
   async onGiveUp(deps, job, error) {
     await failRun(deps.db, Number(job.payload.runId), `Processing failed repeatedly: ${error}`);
   },
-});
+};

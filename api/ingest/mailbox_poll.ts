@@ -8,15 +8,10 @@ import type { ImapFlow } from "imapflow";
 import PostalMime, { type Email } from "postal-mime";
 import type { PollResult } from "../../shared/contract/email_sources.ts";
 import type { Deps } from "../deps.ts";
-import { registerJobHandler, registerScheduleSource } from "../jobs/handlers.ts";
+import type { JobHandler, ScheduleSource } from "../jobs/handlers.ts";
 import { runDueJobs, workerName } from "../jobs/runner.ts";
 import { syncSchedules } from "../jobs/schedules.ts";
-import {
-  INBOX,
-  loadMailAccount,
-  type MailAccount,
-  pollableSourceIds,
-} from "../email_sources/queries.ts";
+import { INBOX, loadMailAccount, type MailAccount, pollableSourceIds } from "../mail/accounts.ts";
 import { type FeedName, type MailRule, registeredFeeds } from "./feeds.ts";
 import { connectImap } from "./imap_connect.ts";
 import { createRun, IMPORT_RUN_JOB } from "./import_runs.ts";
@@ -418,15 +413,16 @@ async function markPending(
   for (const { uid } of rows) await markMessage(deps, client, emailSourceId, uidvalidity, uid);
 }
 
-registerJobHandler(MAIL_POLL_JOB, {
+/** The job that polls one mailbox (registered by the e-mail sources feature). */
+export const mailPollJob: JobHandler = {
   async run(deps, job) {
     const result = await pollMailbox(deps, Number(job.payload.emailSourceId));
     if (result.error) throw new Error(result.error);
   },
-});
+};
 
-// One schedule per pollable mailbox, every MAIL_POLL_SECONDS.
-registerScheduleSource(async (deps) => {
+/** One schedule per pollable mailbox, every MAIL_POLL_SECONDS. */
+export const mailPollSchedules: ScheduleSource = async (deps) => {
   const ids = await pollableSourceIds(deps.db);
   await syncSchedules(
     deps.db,
@@ -438,4 +434,4 @@ registerScheduleSource(async (deps) => {
       everySeconds: deps.config.MAIL_POLL_SECONDS,
     })),
   );
-});
+};

@@ -6,7 +6,7 @@
 import nodemailer from "nodemailer";
 import { Buffer } from "node:buffer";
 import type { Config } from "../config.ts";
-import type { MailAccount } from "../email_sources/queries.ts";
+import type { MailAccount } from "./accounts.ts";
 import { mailLogin, smtpEndpoint } from "./endpoints.ts";
 import { serverName, tlsCaOption, tlsMismatchHint } from "./tls.ts";
 

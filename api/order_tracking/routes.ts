@@ -11,7 +11,6 @@ import { notFound } from "../http/errors.ts";
 import { body, idParam } from "../http/validate.ts";
 import { deleteOrder, findOrder, saveNote } from "./queries.ts";
 import { searchOrders } from "./search.ts";
-import "./feed/feed.ts";
 
 const orderUser = requireFlag("orderUser");
 

@@ -15,7 +15,7 @@ import {
   type OrderListRequest,
   type OrderListResult,
 } from "../../shared/contract/order_tracking.ts";
-import { badRequest } from "../http/errors.ts";
+import { invalid } from "../db/errors.ts";
 import { attachTrackingNumbers, contractOrder, ORDER_COLUMNS } from "./order_rows.ts";
 import {
   currentSearchSample,
@@ -112,7 +112,7 @@ export function sortClause(sort: OrderListRequest["SortParams"]): string {
     const key = name.trim().toLowerCase();
     const expression = SORTABLE.get(key);
     if (!expression) {
-      throw badRequest(
+      throw invalid(
         `Unknown sort column "${name}". Sortable columns: ${SORTABLE_COLUMNS.join(", ")}.`,
       );
     }

@@ -1,9 +1,9 @@
 /**
- * The daily job that soft-deletes orders no file has listed for the source's deleteAfterDays,
- * registered with the job runner when this module loads.
+ * The daily job that soft-deletes orders no file has listed for the source's deleteAfterDays;
+ * the order tracking feature (`../feature.ts`) hands it and its schedule to the job runner.
  */
 import type { Db } from "../../db/client.ts";
-import { registerJobHandler, registerScheduleSource } from "../../jobs/handlers.ts";
+import type { JobHandler, ScheduleSource } from "../../jobs/handlers.ts";
 import { syncSchedules } from "../../jobs/schedules.ts";
 
 /** Orders deleted for one source by one run of the job. */
@@ -43,18 +43,19 @@ export async function deleteStaleOrders(db: Db, now: Date): Promise<StaleDeletio
 /** The job kind of the daily deletion. */
 export const DELETE_STALE_ORDERS_JOB = "order-tracking-delete-stale";
 
-registerJobHandler(DELETE_STALE_ORDERS_JOB, {
+/** The daily deletion job. */
+export const deleteStaleOrdersJob: JobHandler = {
   async run(deps) {
     await deleteStaleOrders(deps.db, new Date());
   },
-});
+};
 
-// Once a day; a day missed while no process ran is caught up once at the next tick.
-registerScheduleSource(async (deps) => {
+/** Once a day; a day missed while no process ran is caught up once at the next tick. */
+export const deleteStaleOrdersSchedule: ScheduleSource = async (deps) => {
   await syncSchedules(deps.db, DELETE_STALE_ORDERS_JOB, [{
     name: DELETE_STALE_ORDERS_JOB,
     kind: DELETE_STALE_ORDERS_JOB,
     payload: {},
     everySeconds: 86_400,
   }]);
-});
+};

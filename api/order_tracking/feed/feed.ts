@@ -1,7 +1,7 @@
 /**
  * The order tracking feed: which sources read which mailbox, and turning one delivered file
- * into orders (DESIGN.md section 6, "Order tracking"). Registered with the ingest seam when this
- * module loads.
+ * into orders (DESIGN.md section 6, "Order tracking"). The order tracking feature
+ * (`../feature.ts`) hands it to the ingest seam.
  */
 import type { Db } from "../../db/client.ts";
 import { snakeCase } from "../../db/names.ts";
@@ -10,7 +10,6 @@ import {
   type ImportFile,
   type ImportOutcome,
   type MailRule,
-  registerFeed,
 } from "../../ingest/feeds.ts";
 import { FEED_LIMITS, readTable } from "../../../shared/files/mod.ts";
 import {
@@ -21,7 +20,6 @@ import {
 import { mapColumns } from "./mapping.ts";
 import { readRecords } from "./rows.ts";
 import { upsertOrders } from "./upsert.ts";
-import "./deletion_job.ts";
 
 /** The active sources reading mailbox `emailSourceId`. */
 export async function orderTrackingMailRules(db: Db, emailSourceId: number): Promise<MailRule[]> {
@@ -126,10 +124,8 @@ export async function importOrderFile(tx: Db, file: ImportFile): Promise<ImportO
 }
 
 /** The feed as the ingest seam sees it. */
-export const orderTrackingFeed: Feed = {
-  name: "order-tracking",
+export const orderTrackingFeed = {
+  name: "order-tracking" as const,
   mailRules: orderTrackingMailRules,
   process: (tx, _deps, file) => importOrderFile(tx, file),
-};
-
-registerFeed(orderTrackingFeed);
+} satisfies Feed;

@@ -6,7 +6,7 @@ import {
   type OrderTrackingSource,
   type SourceSaveRequest,
 } from "../../../shared/contract/order_tracking.ts";
-import { notFound } from "../../http/errors.ts";
+import { notFound } from "../../db/errors.ts";
 import { snakeCase } from "../../db/names.ts";
 
 const normalizationColumns = ORDER_FIELDS.map((field) => `n.${snakeCase(field)} as "${field}"`)
