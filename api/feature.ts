@@ -28,6 +28,7 @@ export type FeatureFlag = Flag | "admin" | "anyFlag" | "any" | "public";
 /** One router of an area and the path it is mounted at (the contract's prefix). */
 export interface Mount<
   P extends string = string,
+  // deno-lint-ignore no-explicit-any
   R extends Hono<AppEnv, any, any> = Hono<AppEnv, any, any>,
 > {
   path: P;
@@ -77,8 +78,8 @@ export function defineFeature<const F extends Feature>(feature: F): F {
 }
 
 /** The schema one mount adds to the app, as Hono's `.route(path, router)` computes it. */
-type MountSchema<M> = M extends
-  { path: infer P extends string; router: Hono<any, infer S extends Schema, any> }
+type MountSchema<M> = M extends // deno-lint-ignore no-explicit-any
+{ path: infer P extends string; router: Hono<any, infer S extends Schema, any> }
   ? MergeSchemaPath<S, MergePath<"/", P>>
   : never;
 
