@@ -5,9 +5,9 @@ import {
   DATE_FIELDS,
   type Order,
   ORDER_FIELDS,
+  orderSchema,
   type TrackingNumber,
 } from "../../shared/contract/order_tracking.ts";
-import { ORDER_TRACKING_COLUMNS } from "../../shared/contract/order_columns.ts";
 
 const dateFields = new Set<string>(DATE_FIELDS);
 
@@ -41,13 +41,12 @@ export async function attachTrackingNumbers<T extends { id: number }>(
   return orders.map((order) => ({ ...order, trackingNumbers: byOrder.get(order.id) ?? [] }));
 }
 
-/** Puts the answer's keys in the contract's order (trackingNumbers after supplierOrderStatus). */
+/**
+ * Puts the answer's keys in the contract's order (trackingNumbers after supplierOrderStatus): the
+ * order schema, derived from the order catalog, lists them in that order.
+ */
 export function contractOrder(
   row: Omit<Order, "trackingNumbers"> & { trackingNumbers: TrackingNumber[] },
 ): Order {
-  const out: Record<string, unknown> = { id: row.id };
-  for (const field of ORDER_TRACKING_COLUMNS) {
-    out[field] = row[field];
-  }
-  return out as unknown as Order;
+  return orderSchema.parse(row);
 }
