@@ -5,8 +5,10 @@ import { argon2id, argon2Verify } from "hash-wasm";
  * Hashes a password into the PHC string form (`$argon2id$v=19$m=19456,t=2,p=1$...`).
  *
  * @example
+ * ```ts
  * const hash = await hashPassword("correct horse");
  * await verifyPassword("correct horse", hash); // true
+ * ```
  */
 export function hashPassword(password: string): Promise<string> {
   return argon2id({

@@ -9,8 +9,10 @@ import { serverName, tlsCaOption, tlsMismatchHint } from "../mail/tls.ts";
  * Connects and logs in; a failure says which server and why, never the secret.
  *
  * @example
+ * ```ts ignore
  * const client = await connectImap(config, account);
  * try { await client.mailboxOpen("INBOX"); } finally { await client.logout(); }
+ * ```
  */
 export async function connectImap(config: Config, account: MailAccount): Promise<ImapFlow> {
   const endpoint = imapEndpoint(account);

@@ -179,8 +179,10 @@ export async function failRun(db: Db, runId: number, reason: string): Promise<vo
  * Stores a file, records a run and processes it at once (manual upload, CLI). Returns the run.
  *
  * @example
+ * ```ts ignore
  * const run = await runImport(deps, { feed: "inventory", sourceId: 3, trigger: "upload",
  *   fileName: "stock.csv", bytes });
+ * ```
  */
 export async function runImport(deps: Deps, run: NewRun): Promise<ImportRunDetails> {
   const runId = await deps.db.transaction((tx) => createRun(tx, run));

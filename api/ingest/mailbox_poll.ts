@@ -58,7 +58,9 @@ interface Progress {
  * login is recorded on the source (shown on the list) and returned in `error`, not thrown.
  *
  * @example
+ * ```ts ignore
  * const result = await pollMailbox(deps, 7, { processRuns: true });
+ * ```
  */
 export async function pollMailbox(
   deps: Deps,

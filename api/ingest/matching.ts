@@ -72,9 +72,11 @@ export interface AttachmentChoice {
  * the accepted type. Ties go to the earlier attachment.
  *
  * @example
+ * ```ts ignore
  * chooseAttachment({ ...rule, attachmentName: "stock", fileType: "CSV" },
  *   [{ filename: "logo.png", size: 1 }, { filename: "Stock.csv", size: 9 }]);
  * // { index: 1, kind: "exact name" }
+ * ```
  */
 export function chooseAttachment(
   rule: Pick<MailRule, "attachmentName" | "fileType">,

@@ -42,7 +42,9 @@ const address = (a: string | { address: string }) => typeof a === "string" ? a :
  * (unreachable, refused login) and never the secret.
  *
  * @example
+ * ```ts ignore
  * await sendFromSource(config, account, { to: "a@b.c", subject: "Hi", text: "Hello" });
+ * ```
  */
 export async function sendFromSource(
   config: Config,

@@ -134,7 +134,9 @@ export function sortClause(sort: OrderListRequest["SortParams"]): string {
  * order matches: counting and paging stay separate, so the page can follow an index.
  *
  * @example
+ * ```ts ignore
  * await searchOrders(db, { PageSize: 10, PageIndex: 1, PoNumberParam: "PO-1", AndOrParam: false });
+ * ```
  */
 export async function searchOrders(
   db: Db,

@@ -89,7 +89,9 @@ const CANDIDATE_COST = 700;
  * out (counted in the sample) cost more than reading its postings.
  *
  * @example
+ * ```ts
  * choosePieces("PO-00012", sampleColumn(["PO-0001200", "PO-0012000", "PO-0100000"]));
+ * ```
  */
 export function choosePieces(term: string, sample: ColumnSample): string[] {
   const pieces = trigramPieces(term);

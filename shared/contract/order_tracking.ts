@@ -36,7 +36,10 @@ export type UniqueColumn = typeof UNIQUE_COLUMNS[number];
  * The order field a unique column choice stands for: the choices are the fields' PascalCase
  * names (`QTY` is `qty`), so they match ignoring case.
  *
- * @example uniqueColumnField("QTYFulfilled") // "qtyFulfilled"
+ * @example
+ * ```ts
+ * uniqueColumnField("QTYFulfilled") // "qtyFulfilled"
+ * ```
  */
 export function uniqueColumnField(choice: string): OrderField | null {
   const wanted = choice.trim().toLowerCase();

@@ -141,9 +141,11 @@ export function gridToTable(grid: Grid, options: ReadOptions = {}): Table {
  * is refused (too large, wrong content, zip bomb, missing sheet or header row, caps).
  *
  * @example
+ * ```ts ignore
  * const table = await readTable(bytes, { name: "stock.csv" });
  * const qty = findColumn(table.headers, "Quantity");
  * for (const row of table.rows) console.log(row[qty]);
+ * ```
  */
 export async function readTable(bytes: Uint8Array, options: ReadOptions = {}): Promise<Table> {
   return gridToTable(await readGrid(bytes, options), options);

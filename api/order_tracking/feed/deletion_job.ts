@@ -20,7 +20,9 @@ export interface StaleDeletion {
  * deleted again.
  *
  * @example
+ * ```ts ignore
  * await deleteStaleOrders(db, new Date()); // [{ sourceId: 1, sourceName: "Acme", deleted: 12 }]
+ * ```
  */
 export async function deleteStaleOrders(db: Db, now: Date): Promise<StaleDeletion[]> {
   return await db.query<StaleDeletion>(

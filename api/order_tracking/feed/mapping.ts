@@ -50,9 +50,11 @@ function defaultNames(field: OrderField): string[] {
  * a missing unique column is fatal.
  *
  * @example
+ * ```ts
  * mapColumns(["PO", "Item Number"], { normalization: { customerPoNumber: "PO" },
  *   columnsToIgnore: null, uniqueField: "customerPoNumber" }).columns
  * // { customerPoNumber: 0, itemNumber: 1 }
+ * ```
  */
 export function mapColumns(headers: readonly string[], config: MappingConfig): ColumnMapping {
   const ignored = new Set(

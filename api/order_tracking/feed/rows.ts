@@ -45,7 +45,10 @@ export interface RecordsResult {
  * Splits a tracking number cell on the source's secondary delimiter, trimmed, without blanks,
  * "N/A"-like tokens or repeats (compared ignoring case).
  *
- * @example splitTrackingNumbers(" 1Z9; 1z9 ;;940 ", ";") // ["1Z9", "940"]
+ * @example
+ * ```ts
+ * splitTrackingNumbers(" 1Z9; 1z9 ;;940 ", ";") // ["1Z9", "940"]
+ * ```
  */
 export function splitTrackingNumbers(cell: string, delimiter: string | null): string[] {
   if (cell === "") return [];
