@@ -1,6 +1,6 @@
 /**
  * `deno task worker`: runs the background jobs (mailbox polls, import runs, schedules) without
- * HTTP, so web and workers can be scaled apart on one PostgreSQL (DESIGN.md section 7).
+ * HTTP, so web and workers can be scaled apart on one PostgreSQL (docs/design.md section 7).
  */
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { openDeps } from "./server.ts";

@@ -1,5 +1,5 @@
 /**
- * Order tracking benchmarks (DESIGN.md section 10), on PostgreSQL and on PGlite side by side:
+ * Order tracking benchmarks (docs/design.md section 10), on PostgreSQL and on PGlite side by side:
  *
  * 1. a 100k-row order CSV imported end to end (read, map, stage, upsert into the indexed
  *    table) against a plain COPY of the same rows into the same indexed, empty tables;
@@ -471,7 +471,7 @@ function replaceSection(doc: string, title: string, section: string): string {
 
 if (import.meta.main) {
   const path = new URL("../docs/benchmarks.md", import.meta.url).pathname;
-  let doc = "# Benchmarks\n\nFigures from `deno task bench`; targets in DESIGN.md section 10.\n";
+  let doc = "# Benchmarks\n\nFigures from `deno task bench`; targets in docs/design.md section 10.\n";
   try {
     doc = Deno.readTextFileSync(path);
   } catch { /* first run */ }

@@ -125,7 +125,7 @@ try {
   doc = Deno.readTextFileSync(RESULTS);
 } catch {
   doc =
-    "# Benchmarks\n\nFigures from `deno task bench`; targets in DESIGN.md section 10. Each section is rewritten by its own benchmark.\n";
+    "# Benchmarks\n\nFigures from `deno task bench`; targets in docs/design.md section 10. Each section is rewritten by its own benchmark.\n";
 }
 if (Deno.env.get("BENCH_ONLY") !== "orders") {
   doc = replaceSection(doc, "## File reading", await fileReading());

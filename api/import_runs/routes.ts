@@ -13,7 +13,7 @@ import { body, idParam } from "../http/validate.ts";
 import { getRun, listRuns, rerunImport } from "../ingest/import_runs.ts";
 import { feedReader, registeredFeeds } from "../ingest/feeds.ts";
 
-/** Who may see the runs of each feed (DESIGN.md section 8): its feature's flag; else Admin only. */
+/** Who may see the runs of each feed (docs/design.md section 8): its feature's flag; else Admin only. */
 function mayReadFeed(user: SessionUser, feed: string): boolean {
   const reader = feedReader(feed);
   return reader === "admin" ? user.isAdmin : user[reader];

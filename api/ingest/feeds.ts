@@ -16,7 +16,7 @@ export type FeedName = string;
 /** How an import run was started. */
 export type RunTrigger = "mail" | "sftp" | "upload" | "cli" | "rerun";
 
-/** The matching rules of one source that reads from a mailbox (DESIGN.md section 6). */
+/** The matching rules of one source that reads from a mailbox (docs/design.md section 6). */
 export interface MailRule {
   sourceId: number;
   sourceName: string;

@@ -1,5 +1,5 @@
 /**
- * Mailbox ingestion (DESIGN.md section 6): reads the new messages of a source's INBOX, claims
+ * Mailbox ingestion (docs/design.md section 6): reads the new messages of a source's INBOX, claims
  * each one in `mail_messages` in the transaction that stores its files and queues their import
  * runs, and marks it seen (or moves it) on the server only after that commit. A crash anywhere
  * re-reads a message but never claims it twice; see docs/mail_ingestion.md.

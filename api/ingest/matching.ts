@@ -1,6 +1,6 @@
 /**
  * Which feed sources want a message, and which of its attachments each one processes
- * (DESIGN.md section 6, "Mailbox ingestion"). Pure functions: no IMAP, no database.
+ * (docs/design.md section 6, "Mailbox ingestion"). Pure functions: no IMAP, no database.
  */
 import type { MailRule } from "./feeds.ts";
 

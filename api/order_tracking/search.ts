@@ -1,5 +1,5 @@
 /**
- * The order list search (DESIGN.md section 6): six case-insensitive substring terms combined with
+ * The order list search (docs/design.md section 6): six case-insensitive substring terms combined with
  * AND or OR, an ordered multi-column sort over a whitelist, 1-based pages. Every term is a
  * condition on a column of `orders` with a trigram index, so PostgreSQL combines the indexes with
  * a BitmapAnd/BitmapOr instead of reading every order; which of the term's trigrams the index

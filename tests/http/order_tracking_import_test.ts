@@ -1,5 +1,5 @@
 /**
- * Order files becoming orders (DESIGN.md section 6): mapping, dates and numbers, tracking numbers,
+ * Order files becoming orders (docs/design.md section 6): mapping, dates and numbers, tracking numbers,
  * upsert by the unique column, notes kept, restore, row errors, rollback, the deletion job and
  * the home stats. Files are imported through the feed; results are read over HTTP.
  */

@@ -1,6 +1,6 @@
 /**
  * The order tracking feed: which sources read which mailbox, and turning one delivered file
- * into orders (DESIGN.md section 6, "Order tracking"). The order tracking feature
+ * into orders (docs/design.md section 6, "Order tracking"). The order tracking feature
  * (`../feature.ts`) hands it to the ingest seam.
  */
 import type { Db } from "../../db/client.ts";

@@ -1,6 +1,6 @@
 /**
  * Which file column feeds which order field, from a source's column normalisation and
- * columnsToIgnore and the file's headers (DESIGN.md section 6, "Order tracking").
+ * columnsToIgnore and the file's headers (docs/design.md section 6, "Order tracking").
  */
 import { findColumn } from "../../../shared/files/mod.ts";
 import { ORDER_FIELDS, type OrderField } from "../../../shared/contract/order_tracking.ts";
