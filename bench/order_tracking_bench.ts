@@ -471,7 +471,8 @@ function replaceSection(doc: string, title: string, section: string): string {
 
 if (import.meta.main) {
   const path = new URL("../docs/benchmarks.md", import.meta.url).pathname;
-  let doc = "# Benchmarks\n\nFigures from `deno task bench`; targets in docs/design.md section 10.\n";
+  let doc =
+    "# Benchmarks\n\nFigures from `deno task bench`; targets in docs/design.md section 10.\n";
   try {
     doc = Deno.readTextFileSync(path);
   } catch { /* first run */ }
