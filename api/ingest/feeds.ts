@@ -6,6 +6,7 @@
  */
 import type { Db } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
+import type { Flag } from "../auth/guards.ts";
 
 /**
  * A feed's name, as stored in `import_runs.feed`. The names in use are those of the feature list
@@ -86,7 +87,7 @@ export interface Feed {
 }
 
 /** Who may see a feed's import runs: a permission flag, or "admin" (also any unknown feed). */
-export type FeedReader = "orderUser" | "inventoryUser" | "submissionUser" | "admin";
+export type FeedReader = Flag | "admin";
 
 const feeds = new Map<FeedName, { feed: Feed; reader: FeedReader }>();
 

@@ -4,8 +4,12 @@
  */
 import type { Db } from "../db/client.ts";
 import { type ColumnSample, sampleColumn } from "./trigram_choice.ts";
+import type { SearchParamKey } from "../../shared/contract/order_tracking.ts";
 
-/** Which columns each search parameter of the order list looks in. */
+/**
+ * Which columns each search parameter of the order list looks in. The parameters are the order
+ * catalog's search boxes (`shared/catalog/orders.ts`); a box without columns here does not compile.
+ */
 export const SEARCH_COLUMNS = {
   PoNumberParam: ["customer_po_number"],
   ItemNumberParam: ["item_number"],
@@ -13,7 +17,7 @@ export const SEARCH_COLUMNS = {
   SupplierNameParam: ["supplier_name"],
   BrandNameParam: ["brand_name"],
   TrackingNumberParam: ["tracking_search"],
-} as const;
+} as const satisfies Record<SearchParamKey, readonly string[]>;
 
 export type SearchedColumn = typeof SEARCH_COLUMNS[keyof typeof SEARCH_COLUMNS][number];
 
