@@ -60,6 +60,7 @@ export interface Feature {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { Hono } from "hono";
  * import { defineFeature } from "./feature.ts";
  * import type { AppEnv } from "./deps.ts";
@@ -70,7 +71,7 @@ export interface Feature {
  *   flag: "public",
  *   routes: [{ path: "/ping", router: pingRoutes }],
  * });
- * console.assert(ping.routes[0].path === "/ping");
+ * assert.equal(ping.routes[0].path, "/ping");
  * ```
  */
 export function defineFeature<const F extends Feature>(feature: F): F {

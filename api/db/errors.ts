@@ -33,8 +33,9 @@ export class InvalidError extends DomainError {}
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { notFound } from "./errors.ts";
- * console.assert(notFound("Email source 7").message === "Email source 7 not found.");
+ * assert.equal(notFound("Email source 7").message, "Email source 7 not found.");
  * ```
  */
 export const notFound = (what: string): NotFoundError => new NotFoundError(what);

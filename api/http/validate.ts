@@ -25,9 +25,11 @@ function unwrap(schema: z.ZodType): z.ZodType {
  * objects, arrays and records of objects. Unknown keys are kept as they are.
  *
  * @example
- * ```ts ignore
- * alignKeys({ Id: 1, PAGESIZE: 10 }, z.object({ id: z.number(), pageSize: z.number() }))
- * // { id: 1, pageSize: 10 }
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { z } from "zod";
+ * const aligned = alignKeys({ Id: 1, PAGESIZE: 10 }, z.object({ id: z.number(), pageSize: z.number() }));
+ * assert.deepEqual(aligned, { id: 1, pageSize: 10 });
  * ```
  */
 export function alignKeys(value: unknown, schema: z.ZodType): unknown {

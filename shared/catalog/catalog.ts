@@ -43,12 +43,13 @@ export type FieldsOfKind<C extends Catalog, K extends FieldKind> = {
  *
  * @example
  * ```ts
+ * import assert from "node:assert/strict";
  * import { defineCatalog, fieldsOfKind } from "./catalog.ts";
  * const catalog = defineCatalog({
  *   name: { label: "Name", kind: "text" },
  *   shippedDate: { label: "Shipped Date", kind: "date" },
  * });
- * console.assert(fieldsOfKind(catalog, "date").join() === "shippedDate");
+ * assert.deepEqual(fieldsOfKind(catalog, "date"), ["shippedDate"]);
  * ```
  */
 export function fieldsOfKind<C extends Catalog, K extends FieldKind>(
