@@ -58,7 +58,9 @@ export class ConfigError extends Error {}
  * Parses settings from an environment map (Deno.env by default).
  *
  * @example
+ * ```ts
  * const config = loadConfig({ PORT: "8080" }); // config.PORT === 8080
+ * ```
  */
 export function loadConfig(env: Record<string, string | undefined> = Deno.env.toObject()): Config {
   // Empty strings mean "unset" so that `VAR=` in a compose file falls back to the default.

@@ -126,7 +126,7 @@ try {
   doc = Deno.readTextFileSync(RESULTS);
 } catch {
   doc =
-    "# Benchmarks\n\nFigures from `deno task bench`; targets in DESIGN.md section 10. Each section is rewritten by its own benchmark.\n";
+    "# Benchmarks\n\nFigures from `deno task bench`; targets in docs/design.md section 10. Each section is rewritten by its own benchmark.\n";
 }
 // BENCH_ONLY=files, orders or auth runs one part; the other sections are left as they were.
 const only = Deno.env.get("BENCH_ONLY");

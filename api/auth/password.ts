@@ -103,8 +103,10 @@ export function closePasswordPool(): void {
  * Hashes a password into the PHC string form (`$argon2id$v=19$m=19456,t=2,p=1$...`).
  *
  * @example
+ * ```ts
  * const hash = await hashPassword("correct horse");
  * await verifyPassword("correct horse", hash); // true
+ * ```
  */
 export async function hashPassword(password: string): Promise<string> {
   return String(await run({ op: "hash", password }));

@@ -6,9 +6,9 @@
  */
 import type { Db } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
-import { registerJobHandler } from "../jobs/handlers.ts";
+import type { JobHandler } from "../jobs/handlers.ts";
 import { enqueueJob } from "../jobs/queue.ts";
-import { badRequest } from "../http/errors.ts";
+import { invalid } from "../db/errors.ts";
 import { hashPassword } from "./password.ts";
 import { revokeUserSessions } from "./sessions.ts";
 import { hashToken, randomToken } from "./tokens.ts";
@@ -59,7 +59,7 @@ export async function completeReset(db: Db, token: string, newPassword: string):
         returning user_id as "userId"`,
       [await hashToken(token)],
     );
-    if (!row) throw badRequest("This reset link is invalid or has expired. Request a new one.");
+    if (!row) throw invalid("This reset link is invalid or has expired. Request a new one.");
     await tx.query("update users set password_hash = $2 where id = $1", [row.userId, passwordHash]);
     await tx.query("delete from password_reset_tokens where user_id = $1 and used_at is null", [
       row.userId,
@@ -124,8 +124,9 @@ export async function sendResetMail(
   }
 }
 
-registerJobHandler(PASSWORD_RESET_JOB, {
+/** The job handler of `PASSWORD_RESET_JOB`, registered by the accounts feature. */
+export const passwordResetJob: JobHandler = {
   async run(deps, job) {
     await sendResetMail(deps, job.payload as { username: string; linkBase: string });
   },
-});
+};

@@ -1,10 +1,10 @@
 /** The order submission feature area: sources, vendors, aliases (processing comes on top). */
+import { defineFeature } from "../feature.ts";
 import { orderSubmissionRoutes } from "./routes.ts";
 
-/** The feature object the feature list mounts at the contract's prefix. */
-export const orderSubmissionFeature = {
-  name: "order-submission",
+/** Mounted at the contract's prefix; its users need submissionUser. */
+export const orderSubmission = defineFeature({
+  name: "order_submission",
   flag: "submissionUser",
-  mountPath: "/api/order-submission",
-  routes: orderSubmissionRoutes,
-} as const;
+  routes: [{ path: "/api/order-submission", router: orderSubmissionRoutes }],
+});
