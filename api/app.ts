@@ -16,6 +16,10 @@ import { emailSourceRoutes } from "./routes/email_sources/routes.ts";
 import { importRunRoutes } from "./routes/import_runs/routes.ts";
 import { orderTrackingRoutes } from "./routes/order_tracking/routes.ts";
 import { orderTrackingSourceRoutes } from "./routes/order_tracking_sources/routes.ts";
+import { notificationsFeature, registerNotificationJobs } from "./notifications/feature.ts";
+
+// Notifications' job handlers and schedule source (until api/features.ts registers every feature).
+registerNotificationJobs();
 
 /** The API routes alone; their type is the contract the web app calls through. */
 function apiRoutes() {
@@ -27,7 +31,8 @@ function apiRoutes() {
     .route("/api/email-sources", emailSourceRoutes)
     .route("/api/import-runs", importRunRoutes)
     .route("/api/order-tracking", orderTrackingRoutes)
-    .route("/api/order-tracking-sources", orderTrackingSourceRoutes);
+    .route("/api/order-tracking-sources", orderTrackingSourceRoutes)
+    .route(notificationsFeature.mountPath, notificationsFeature.routes);
 }
 
 /** The routes' type for `hc<AppType>()`. */
