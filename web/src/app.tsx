@@ -11,6 +11,7 @@ import { FallbackPage } from "./components/fallback_page.tsx";
 import { Loading } from "./components/loading.tsx";
 import { NavBar } from "./components/nav_bar.tsx";
 import { AdminGuard, RouteGuard } from "./components/route_guard.tsx";
+import { NOTIFICATION_ROUTES } from "./features/notifications/routes.ts";
 
 type Page = LazyExoticComponent<ComponentType>;
 
@@ -97,14 +98,7 @@ export const GUARDED_ROUTES: readonly GuardedRoute[] = [
     path: "/order-submission/vendor/edit/:vendorId",
     Page: lazy(() => import("./routes/order_submission/vendor_edit_page.tsx")),
   },
-  {
-    path: "/notification-settings",
-    Page: lazy(() => import("./routes/notification_settings/setting_list_page.tsx")),
-  },
-  {
-    path: "/notification-settings/edit/:settingId",
-    Page: lazy(() => import("./routes/notification_settings/setting_edit_page.tsx")),
-  },
+  ...NOTIFICATION_ROUTES,
 ];
 
 /** Catches render errors and waits for lazy pages; resets when the user navigates. */
