@@ -1,7 +1,8 @@
 /**
  * /api/notification-settings (spec part 2, section 7): list, read, create, update, delete,
  * email-info, validate-cron and test. Any of the three flags or Admin may use them (spec section
- * 6); each route carries its own guard. The static paths come before `/:id`.
+ * 6); each route carries its own guard. The static paths come before `/:id`. Create answers 200
+ * with the stored setting (the spec's forms treat only 200/204 as saved).
  */
 import { Hono } from "hono";
 import {
@@ -44,7 +45,7 @@ export const notificationRoutes = new Hono<AppEnv>()
   })
   .post("/", guard, body("json", notificationSettingSave), async (c) => {
     const saved = await saveSetting(c.var.deps.db, 0, c.req.valid("json"));
-    return c.json(toContract(saved), 201);
+    return c.json(toContract(saved));
   })
   .get("/:id", guard, body("param", idParam), async (c) => {
     const { id } = c.req.valid("param");

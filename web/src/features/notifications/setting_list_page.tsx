@@ -9,6 +9,7 @@ import {
   Select,
   Table,
   Text,
+  VisuallyHidden,
 } from "@radix-ui/themes";
 import { useEffect, useId, useMemo, useState } from "react";
 import { Link } from "wouter";
@@ -136,7 +137,10 @@ const EMPTY = "No notification settings found.";
 
 function SettingsTable({ settings, askDelete }: ViewProps) {
   return (
-    <Table.Root variant="surface" aria-label="Notification settings">
+    <Table.Root variant="surface">
+      <VisuallyHidden asChild>
+        <caption>Notification settings</caption>
+      </VisuallyHidden>
       <Table.Header>
         <Table.Row>
           <Table.ColumnHeaderCell>Source Type</Table.ColumnHeaderCell>
