@@ -33,6 +33,7 @@ const schema = z.object({
   MSAL_AUTHORITY_HOST: z.url().default("https://login.microsoftonline.com"),
   JOBS_TICK_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(2).max(86400).default(300),
+  MAILBOX_ALERT_HOURS: z.coerce.number().min(0).max(8760).default(24),
   MAX_SOURCE_FILE_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
   /** Host names, addresses and CIDR ranges outbound connections may reach though not public. */
   OUTBOUND_ALLOW: z.string().superRefine((value, ctx) => {

@@ -12,6 +12,7 @@ import { emailSources } from "./email_sources/feature.ts";
 import { importRuns } from "./import_runs/feature.ts";
 import { orderTracking } from "./order_tracking/feature.ts";
 import { orderSubmission } from "./order_submission/feature.ts";
+import { notifications } from "./notifications/feature.ts";
 
 /** Every feature area, in mount order (home statistics before order tracking: shared prefix). */
 export const FEATURES = [
@@ -22,6 +23,7 @@ export const FEATURES = [
   importRuns,
   orderTracking,
   orderSubmission,
+  notifications,
 ] as const;
 
 /** The feeds in use, e.g. `"order-tracking"`. */

@@ -9,6 +9,8 @@ export interface SystemMessage {
   to: string;
   subject: string;
   text: string;
+  /** An HTML alternative to `text` (notifications). */
+  html?: string;
 }
 
 /** Sends system mail; `configured` is false when no SMTP server is set. */

@@ -12,6 +12,7 @@ import { Loading } from "./components/loading.tsx";
 import { NavBar } from "./components/nav_bar.tsx";
 import { AdminGuard, RouteGuard } from "./components/route_guard.tsx";
 import { ORDER_SUBMISSION_ROUTES } from "./features/order_submission/routes.ts";
+import { NOTIFICATION_ROUTES } from "./features/notifications/routes.ts";
 
 type Page = LazyExoticComponent<ComponentType>;
 
@@ -83,14 +84,7 @@ export const GUARDED_ROUTES: readonly GuardedRoute[] = [
     Page: lazy(() => import("./routes/inventory_sources/manual_process_page.tsx")),
   },
   ...ORDER_SUBMISSION_ROUTES,
-  {
-    path: "/notification-settings",
-    Page: lazy(() => import("./routes/notification_settings/setting_list_page.tsx")),
-  },
-  {
-    path: "/notification-settings/edit/:settingId",
-    Page: lazy(() => import("./routes/notification_settings/setting_edit_page.tsx")),
-  },
+  ...NOTIFICATION_ROUTES,
 ];
 
 /** Catches render errors and waits for lazy pages; resets when the user navigates. */

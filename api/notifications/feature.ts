@@ -1,0 +1,16 @@
+/**
+ * The notifications feature: settings (`/api/notification-settings`), the scheduled summary
+ * e-mails and the mailbox-health alerts (docs/notifications.md).
+ */
+import { defineFeature } from "../feature.ts";
+import { notificationRoutes } from "./routes.ts";
+import { notificationJobHandlers, notificationScheduleSource } from "./jobs.ts";
+
+/** Any flag or Admin may use it (spec part 2, section 6). */
+export const notifications = defineFeature({
+  name: "notifications",
+  flag: "anyFlag",
+  routes: [{ path: "/api/notification-settings", router: notificationRoutes }],
+  jobHandlers: notificationJobHandlers,
+  scheduleSources: [notificationScheduleSource],
+});

@@ -1,0 +1,72 @@
+/**
+ * /api/notification-settings (spec part 2, section 7): list, read, create, update, delete,
+ * email-info, validate-cron and test. Any of the three flags or Admin may use them (spec section
+ * 6); each route carries its own guard. The static paths come before `/:id`. Create answers 200
+ * with the stored setting (the spec's forms treat only 200/204 as saved).
+ */
+import { Hono } from "hono";
+import {
+  cronValidationRequest,
+  notificationSettingSave,
+} from "../../shared/contract/notifications.ts";
+import { emailInfoRecipients } from "../../shared/notifications/recipients.ts";
+import { validateCron } from "../../shared/notifications/schedule.ts";
+import { requireAnyFlag } from "../auth/guards.ts";
+import type { AppEnv } from "../deps.ts";
+import { notFound } from "../http/errors.ts";
+import { body, idParam } from "../http/validate.ts";
+import { sendTestNotification } from "./jobs.ts";
+import {
+  deleteSetting,
+  findSetting,
+  listSettings,
+  recipientUsers,
+  saveSetting,
+  toContract,
+} from "./queries.ts";
+
+const guard = requireAnyFlag(true);
+
+export const notificationRoutes = new Hono<AppEnv>()
+  .get("/", guard, async (c) => c.json((await listSettings(c.var.deps.db)).map(toContract)))
+  .get("/email-info", guard, async (c) => {
+    const { config, db } = c.var.deps;
+    return c.json({
+      fromEmail: config.SMTP_FROM ?? config.SMTP_USER ?? "",
+      recipients: emailInfoRecipients(await recipientUsers(db)),
+      note: "Without override recipients, a notification goes to the active users with " +
+        '"send notifications to e-mail" and the flag of its area (Inventory: inventory users; ' +
+        "Order Submission and Order Vendor: submission users; Order Tracking: order users).",
+    });
+  })
+  .post("/validate-cron", guard, body("json", cronValidationRequest), (c) => {
+    const { cronExpression, timeZone } = c.req.valid("json");
+    return c.json(validateCron(cronExpression, new Date(), timeZone || null));
+  })
+  .post("/", guard, body("json", notificationSettingSave), async (c) => {
+    const saved = await saveSetting(c.var.deps.db, 0, c.req.valid("json"));
+    return c.json(toContract(saved));
+  })
+  .get("/:id", guard, body("param", idParam), async (c) => {
+    const { id } = c.req.valid("param");
+    const setting = await findSetting(c.var.deps.db, id);
+    if (!setting) throw notFound(`Notification setting ${id}`);
+    return c.json(toContract(setting));
+  })
+  .put("/:id", guard, body("param", idParam), body("json", notificationSettingSave), async (c) => {
+    const { id } = c.req.valid("param");
+    if (!await findSetting(c.var.deps.db, id)) throw notFound(`Notification setting ${id}`);
+    return c.json(toContract(await saveSetting(c.var.deps.db, id, c.req.valid("json"))));
+  })
+  .delete("/:id", guard, body("param", idParam), async (c) => {
+    const { id } = c.req.valid("param");
+    if (!await deleteSetting(c.var.deps.db, id)) throw notFound(`Notification setting ${id}`);
+    return c.body(null, 204);
+  })
+  .post("/:id/test", guard, body("param", idParam), async (c) => {
+    const { id } = c.req.valid("param");
+    const setting = await findSetting(c.var.deps.db, id);
+    if (!setting) throw notFound(`Notification setting ${id}`);
+    const publicUrl = c.var.deps.config.PUBLIC_URL ?? new URL(c.req.url).origin;
+    return c.json(await sendTestNotification(c.var.deps, setting, publicUrl));
+  });

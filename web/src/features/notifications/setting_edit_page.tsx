@@ -1,0 +1,592 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import {
+  Button,
+  Callout,
+  Card,
+  Container,
+  DataList,
+  Flex,
+  Grid,
+  Heading,
+  Link as RadixLink,
+  Select,
+  Switch,
+  Text,
+} from "@radix-ui/themes";
+import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { toast } from "sonner";
+import type { z } from "zod";
+import { useLocation, useParams } from "wouter";
+import {
+  NEW_NOTIFICATION_FORM,
+  NOTIFICATION_INTERVALS,
+  NOTIFICATION_MESSAGES,
+  type NotificationSettingForm,
+  notificationSettingForm,
+  SOURCE_TYPE_IDS,
+  type SourceTypeId,
+  sourceTypeName,
+  WEEKDAY_NAMES,
+} from "../../../../shared/contract/notifications.ts";
+import { fetchSources } from "../../api/order_tracking.ts";
+import { TextField } from "../../components/text_field.tsx";
+import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
+import {
+  type CronValidationResult,
+  type EmailInfo,
+  fetchEmailInfo,
+  fetchNotificationSetting,
+  type NotificationSetting,
+  saveNotificationSetting,
+  sendTestNotification,
+  validateCronExpression,
+} from "./api.ts";
+import { ALL_SOURCES } from "./setting_list_page.tsx";
+
+/** Pause after the last keystroke before the cron expression is checked (spec section 9). */
+export const CRON_CHECK_DELAY_MS = 500;
+const BACK_TO_LIST_MS = 1000;
+const TEST_SENT_MS = 5000;
+const TEST_UNSAVED_MS = 3000;
+const ALL = "all";
+
+type FormInput = z.input<typeof notificationSettingForm>;
+
+type TestState =
+  | { kind: "idle" }
+  | { kind: "sending" }
+  | { kind: "sent"; message: string }
+  | { kind: "error"; message: string; autoClear: boolean };
+
+type CronState =
+  | { kind: "none" }
+  | { kind: "checked"; result: CronValidationResult }
+  | { kind: "failed" };
+
+/** The form's values of a stored setting. */
+function settingToForm(setting: NotificationSetting): NotificationSettingForm {
+  return {
+    name: setting.name,
+    sourceTypeId: setting.sourceTypeId,
+    sourceId: setting.sourceId,
+    sourceName: setting.sourceName,
+    notificationEnabled: setting.notificationEnabled,
+    notificationInterval: setting.notificationInterval,
+    notificationDayOfWeek: setting.notificationDayOfWeek,
+    cronExpression: setting.cronExpression,
+    timeZone: setting.timeZone,
+    includeStatusChanges: setting.includeStatusChanges,
+    includeQuantityChanges: setting.includeQuantityChanges,
+    includeZeroQuantityAlerts: setting.includeZeroQuantityAlerts,
+    includeDailyBreakdown: setting.includeDailyBreakdown,
+    includeItemDetails: setting.includeItemDetails,
+    includeErrorAlerts: setting.includeErrorAlerts,
+    includeSuccessAlerts: setting.includeSuccessAlerts,
+    overrideEmailRecipients: setting.overrideEmailRecipients,
+    emailSubjectPrefix: setting.emailSubjectPrefix,
+    consolidatedEmail: setting.consolidatedEmail,
+  };
+}
+
+interface Option {
+  value: string;
+  label: string;
+}
+
+/** A labelled Radix select with its validation message. */
+function SelectField(
+  { label, value, onChange, options, placeholder, error }: {
+    label: string;
+    value: string;
+    onChange(value: string): void;
+    options: Option[];
+    placeholder?: string;
+    error?: string;
+  },
+) {
+  const id = useId();
+  return (
+    <Flex direction="column" gap="1">
+      <Text as="label" htmlFor={id} size="2" weight="medium">{label}</Text>
+      <Select.Root value={value || undefined} onValueChange={onChange}>
+        <Select.Trigger
+          id={id}
+          placeholder={placeholder}
+          color={error ? "red" : undefined}
+          aria-invalid={error ? true : undefined}
+        />
+        <Select.Content>
+          {options.map((option) => (
+            <Select.Item key={option.value} value={option.value}>{option.label}</Select.Item>
+          ))}
+        </Select.Content>
+      </Select.Root>
+      {error && <Text size="2" color="red">{error}</Text>}
+    </Flex>
+  );
+}
+
+/** A labelled on/off switch. */
+function SwitchField(
+  { label, checked, onChange }: { label: string; checked: boolean; onChange(on: boolean): void },
+) {
+  return (
+    <Text as="label" size="2" weight="medium">
+      <Flex gap="2" align="center">
+        <Switch checked={checked} onCheckedChange={onChange} />
+        {label}
+      </Flex>
+    </Text>
+  );
+}
+
+function FormCard({ title, children }: { title: string; children: ReactNode }) {
+  const id = useId();
+  return (
+    <Card asChild>
+      <section aria-labelledby={id}>
+        <Heading as="h2" size="4" id={id} mb="3">{title}</Heading>
+        {children}
+      </section>
+    </Card>
+  );
+}
+
+const CONTENT_SWITCHES = [
+  ["includeStatusChanges", "Include Status Changes"],
+  ["includeQuantityChanges", "Include Quantity Changes"],
+  ["includeZeroQuantityAlerts", "Include Zero Quantity Alerts"],
+  ["includeDailyBreakdown", "Include Daily Breakdown"],
+  ["includeItemDetails", "Include Item Details"],
+  ["includeErrorAlerts", "Include Error Alerts"],
+  ["includeSuccessAlerts", "Include Success Alerts"],
+] as const;
+
+function EmailConfigurationCard({ info }: { info: EmailInfo | null }) {
+  const list = (addresses: string[] | undefined) =>
+    addresses && addresses.length > 0 ? addresses.join(", ") : "None";
+  return (
+    <FormCard title="Email Configuration">
+      {!info ? <Text size="2" color="gray">Loading...</Text> : (
+        <Flex direction="column" gap="3">
+          <DataList.Root size="2">
+            <DataList.Item>
+              <DataList.Label>From</DataList.Label>
+              <DataList.Value>{info.fromEmail || "Not configured"}</DataList.Value>
+            </DataList.Item>
+            <DataList.Item>
+              <DataList.Label>Inventory recipients</DataList.Label>
+              <DataList.Value>{list(info.recipients.inventory)}</DataList.Value>
+            </DataList.Item>
+            <DataList.Item>
+              <DataList.Label>Submission recipients</DataList.Label>
+              <DataList.Value>{list(info.recipients.submission)}</DataList.Value>
+            </DataList.Item>
+            <DataList.Item>
+              <DataList.Label>Order recipients</DataList.Label>
+              <DataList.Value>{list(info.recipients.order)}</DataList.Value>
+            </DataList.Item>
+          </DataList.Root>
+          {info.note && <Text size="2" color="gray">{info.note}</Text>}
+        </Flex>
+      )}
+    </FormCard>
+  );
+}
+
+/** /notification-settings/edit/{settingId}: create (0) or edit a notification setting. */
+export default function NotificationSettingEditPage() {
+  const params = useParams<{ settingId: string }>();
+  const [, navigate] = useLocation();
+  const [settingId, setSettingId] = useState(() => Number(params.settingId) || 0);
+  const [loaded, setLoaded] = useState(() => (Number(params.settingId) || 0) === 0);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [emailInfo, setEmailInfo] = useState<EmailInfo | null>(null);
+  const [trackingSources, setTrackingSources] = useState<Option[]>([]);
+  const [saveError, setSaveError] = useState<string | null>(null);
+  const [test, setTest] = useState<TestState>({ kind: "idle" });
+  const [cron, setCron] = useState<CronState>({ kind: "none" });
+  const { state: saveState, run } = useSaveState(3000);
+  const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
+  useEffect(() => () => timers.current.forEach(clearTimeout), []);
+  const later = (fn: () => void, ms: number) => {
+    timers.current.push(setTimeout(fn, ms));
+  };
+
+  const { register, handleSubmit, control, reset, watch, setValue, formState: { errors } } =
+    useForm<FormInput, unknown, NotificationSettingForm>({
+      resolver: zodResolver(notificationSettingForm),
+      defaultValues: NEW_NOTIFICATION_FORM,
+    });
+
+  useEffect(() => {
+    fetchEmailInfo().then(setEmailInfo).catch((error) =>
+      console.error("Error fetching e-mail info", error)
+    );
+    // Only order tracking keeps its sources in a table yet; the list needs the orderUser flag.
+    fetchSources().then((sources) =>
+      setTrackingSources(
+        sources.map((source) => ({ value: String(source.id), label: source.sourceName })),
+      )
+    ).catch((error) => console.error("Error fetching order tracking sources", error));
+  }, []);
+
+  useEffect(() => {
+    const id = Number(params.settingId) || 0;
+    if (id === 0) return;
+    let cancelled = false;
+    setLoaded(false);
+    fetchNotificationSetting(id).then((setting) => {
+      if (!cancelled) reset(settingToForm(setting));
+    }).catch((error) => {
+      console.error(error);
+      if (!cancelled) setLoadError(NOTIFICATION_MESSAGES.loadFailed);
+    }).finally(() => {
+      if (!cancelled) setLoaded(true);
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, [params.settingId, reset]);
+
+  const interval = watch("notificationInterval");
+  const cronExpression = watch("cronExpression");
+  const timeZone = watch("timeZone");
+  const sourceTypeId = watch("sourceTypeId");
+  const sourceId = watch("sourceId") as number | null;
+  const sourceName = watch("sourceName");
+
+  // Custom: the server checks the expression once typing pauses; empty clears the result.
+  useEffect(() => {
+    if (interval !== "Custom" || cronExpression.trim() === "") {
+      setCron({ kind: "none" });
+      return;
+    }
+    let cancelled = false;
+    const timer = setTimeout(() => {
+      validateCronExpression(cronExpression.trim(), timeZone.trim())
+        .then((result) => !cancelled && setCron({ kind: "checked", result }))
+        .catch((error) => {
+          console.error(error);
+          if (!cancelled) setCron({ kind: "failed" });
+        });
+    }, CRON_CHECK_DELAY_MS);
+    return () => {
+      cancelled = true;
+      clearTimeout(timer);
+    };
+  }, [interval, cronExpression, timeZone]);
+
+  const sourceOptions: Option[] = [{ value: ALL, label: ALL_SOURCES }];
+  if (sourceTypeId === 3) sourceOptions.push(...trackingSources);
+  if (sourceId != null && !sourceOptions.some((option) => option.value === String(sourceId))) {
+    sourceOptions.push({ value: String(sourceId), label: sourceName || `Source ${sourceId}` });
+  }
+
+  const onSubmit = async (values: NotificationSettingForm) => {
+    setSaveError(null);
+    let failure: string = NOTIFICATION_MESSAGES.saveFailed;
+    const ok = await run(async () => {
+      try {
+        const saved = await saveNotificationSetting(settingId, {
+          ...values,
+          id: settingId,
+          sourceName: values.sourceId == null ? "" : values.sourceName,
+          notificationDayOfWeek: values.notificationDayOfWeek || null,
+        });
+        setSettingId(saved.id);
+      } catch (error) {
+        console.error(error);
+        const message = (error as { serverMessage?: string }).serverMessage;
+        if (message) failure = message;
+        throw error;
+      }
+    });
+    if (ok) {
+      toast.success("Notification setting saved");
+      later(() => navigate("/notification-settings"), BACK_TO_LIST_MS);
+    } else {
+      setSaveError(failure);
+      toast.error(failure);
+    }
+  };
+
+  const onTest = async () => {
+    if (settingId === 0) {
+      setTest({ kind: "error", message: NOTIFICATION_MESSAGES.saveFirst, autoClear: true });
+      later(
+        () =>
+          setTest((current) =>
+            current.kind === "error" && current.autoClear ? { kind: "idle" } : current
+          ),
+        TEST_UNSAVED_MS,
+      );
+      return;
+    }
+    setTest({ kind: "sending" });
+    try {
+      const result = await sendTestNotification(settingId);
+      setTest({
+        kind: "sent",
+        message: result.details || result.message || NOTIFICATION_MESSAGES.testSent,
+      });
+      later(
+        () => setTest((current) => current.kind === "sent" ? { kind: "idle" } : current),
+        TEST_SENT_MS,
+      );
+    } catch (error) {
+      console.error(error);
+      const message = (error as { serverMessage?: string }).serverMessage ||
+        NOTIFICATION_MESSAGES.testFailed;
+      setTest({ kind: "error", message, autoClear: false });
+    }
+  };
+
+  const typeOptions = SOURCE_TYPE_IDS.map((id) => ({
+    value: String(id),
+    label: sourceTypeName(id),
+  }));
+  const dayOptions = WEEKDAY_NAMES.map((name, index) => ({ value: String(index), label: name }));
+  const testText = test.kind === "sending"
+    ? "Sending..."
+    : test.kind === "sent"
+    ? "Sent!"
+    : "Test Notification";
+
+  return (
+    <Container size="3" p="4">
+      <Heading as="h1" mb="4">
+        {settingId === 0 ? "Add Notification Setting" : "Edit Notification Setting"}
+      </Heading>
+      {loadError && (
+        <Callout.Root color="red" role="alert" mb="3">
+          <Callout.Text>{loadError}</Callout.Text>
+        </Callout.Root>
+      )}
+      {!loaded && <Text as="p">Loading...</Text>}
+      <form noValidate onSubmit={handleSubmit(onSubmit)} hidden={!loaded}>
+        <Flex direction="column" gap="4">
+          <FormCard title="Basic Settings">
+            <Grid columns={{ initial: "1", sm: "2" }} gap="3">
+              <TextField
+                label="Notification Name"
+                error={errors.name?.message}
+                {...register("name")}
+              />
+              <Controller
+                control={control}
+                name="sourceTypeId"
+                render={({ field }) => (
+                  <SelectField
+                    label="Source Type"
+                    value={field.value ? String(field.value) : ""}
+                    onChange={(value) => {
+                      field.onChange(Number(value) as SourceTypeId);
+                      setValue("sourceId", null);
+                      setValue("sourceName", "");
+                    }}
+                    options={typeOptions}
+                    placeholder="Select a source type"
+                    error={errors.sourceTypeId?.message}
+                  />
+                )}
+              />
+              <SelectField
+                label="Source Name"
+                value={sourceId == null ? ALL : String(sourceId)}
+                onChange={(value) => {
+                  const option = sourceOptions.find((item) => item.value === value);
+                  setValue("sourceId", value === ALL ? null : Number(value));
+                  setValue("sourceName", value === ALL ? "" : option?.label ?? "");
+                }}
+                options={sourceOptions}
+              />
+              <Flex align="center">
+                <Controller
+                  control={control}
+                  name="notificationEnabled"
+                  render={({ field }) => (
+                    <SwitchField
+                      label="Notification Enabled"
+                      checked={field.value}
+                      onChange={field.onChange}
+                    />
+                  )}
+                />
+              </Flex>
+            </Grid>
+          </FormCard>
+
+          <FormCard title="Schedule Settings">
+            <Grid columns={{ initial: "1", sm: "2" }} gap="3">
+              <Controller
+                control={control}
+                name="notificationInterval"
+                render={({ field }) => (
+                  <SelectField
+                    label="Notification Interval"
+                    value={field.value}
+                    onChange={field.onChange}
+                    options={NOTIFICATION_INTERVALS.map((value) => ({ value, label: value }))}
+                    placeholder="Select an interval"
+                    error={errors.notificationInterval?.message}
+                  />
+                )}
+              />
+              {interval === "Weekly" && (
+                <Controller
+                  control={control}
+                  name="notificationDayOfWeek"
+                  render={({ field }) => (
+                    <SelectField
+                      label="Day of Week"
+                      value={String(field.value ?? 0)}
+                      onChange={(value) => field.onChange(Number(value) || null)}
+                      options={dayOptions}
+                    />
+                  )}
+                />
+              )}
+              {interval === "Custom" && (
+                <Flex direction="column" gap="1">
+                  <TextField
+                    label="Cron Expression"
+                    placeholder="0 7 * * 1-5"
+                    error={errors.cronExpression?.message}
+                    {...register("cronExpression")}
+                  />
+                  {cron.kind === "checked" && (
+                    <Text
+                      size="2"
+                      color={cron.result.isValid ? "green" : "red"}
+                      data-testid="cron-result"
+                    >
+                      {cron.result.message}
+                      {cron.result.isValid && cron.result.nextExecution &&
+                        ` — Next execution: ${
+                          new Date(cron.result.nextExecution).toLocaleString("en-US", {
+                            dateStyle: "medium",
+                            timeStyle: "short",
+                          })
+                        }`}
+                    </Text>
+                  )}
+                  {cron.kind === "failed" && (
+                    <Text size="2" color="red" data-testid="cron-result">
+                      {NOTIFICATION_MESSAGES.cronCheckFailed}
+                    </Text>
+                  )}
+                </Flex>
+              )}
+              <TextField
+                label="Time Zone"
+                placeholder="Server's time zone"
+                error={errors.timeZone?.message}
+                {...register("timeZone")}
+              />
+            </Grid>
+          </FormCard>
+
+          <FormCard title="Content Settings">
+            <Grid columns={{ initial: "1", sm: "2" }} gap="3">
+              {CONTENT_SWITCHES.map(([name, label]) => (
+                <Controller
+                  key={name}
+                  control={control}
+                  name={name}
+                  render={({ field }) => (
+                    <SwitchField label={label} checked={field.value} onChange={field.onChange} />
+                  )}
+                />
+              ))}
+            </Grid>
+          </FormCard>
+
+          <FormCard title="Email Settings">
+            <Grid columns={{ initial: "1", sm: "2" }} gap="3">
+              <TextField
+                label="Override Email Recipients"
+                placeholder="a@example.com, b@example.com"
+                error={errors.overrideEmailRecipients?.message}
+                {...register("overrideEmailRecipients")}
+              />
+              <TextField
+                label="Email Subject Prefix"
+                error={errors.emailSubjectPrefix?.message}
+                {...register("emailSubjectPrefix")}
+              />
+              <Controller
+                control={control}
+                name="consolidatedEmail"
+                render={({ field }) => (
+                  <SwitchField
+                    label="Consolidated Email"
+                    checked={field.value}
+                    onChange={field.onChange}
+                  />
+                )}
+              />
+            </Grid>
+          </FormCard>
+
+          <EmailConfigurationCard info={emailInfo} />
+
+          {saveError && (
+            <Callout.Root color="red" role="alert">
+              <Callout.Text>{saveError}</Callout.Text>
+            </Callout.Root>
+          )}
+          {test.kind === "sent" && (
+            <Callout.Root color="green" role="status">
+              <Callout.Text>{test.message}</Callout.Text>
+            </Callout.Root>
+          )}
+          {test.kind === "error" && (
+            <Callout.Root color="red" role="alert">
+              <Callout.Text>
+                {test.message} {!test.autoClear && (
+                  <RadixLink
+                    href="#"
+                    onClick={(event) => {
+                      event.preventDefault();
+                      setTest({ kind: "idle" });
+                    }}
+                  >
+                    Dismiss
+                  </RadixLink>
+                )}
+              </Callout.Text>
+            </Callout.Root>
+          )}
+          <Flex gap="3" wrap="wrap">
+            <Button
+              type="submit"
+              disabled={saveState === "saving"}
+              color={saveState === "error" ? "red" : saveState === "saved" ? "green" : undefined}
+            >
+              {SAVE_BUTTON_TEXT[saveState]}
+            </Button>
+            <Button
+              type="button"
+              variant="soft"
+              disabled={test.kind === "sending"}
+              color={test.kind === "sent" ? "green" : test.kind === "error" ? "red" : undefined}
+              onClick={onTest}
+            >
+              {testText}
+            </Button>
+            <Button
+              type="button"
+              variant="outline"
+              color="gray"
+              onClick={() => navigate("/notification-settings")}
+            >
+              Cancel
+            </Button>
+          </Flex>
+        </Flex>
+      </form>
+    </Container>
+  );
+}
