@@ -55,8 +55,7 @@ function optionalDecimal(label: string, min: number, max: number) {
   );
 }
 
-const flag = (fallback: boolean) =>
-  z.boolean().nullish().transform((value) => value ?? fallback);
+const flag = (fallback: boolean) => z.boolean().nullish().transform((value) => value ?? fallback);
 const name = optionalText(MAX_LENGTH.name);
 const text = optionalText(MAX_LENGTH.text);
 const base64 = z.string().max(
