@@ -29,14 +29,16 @@ export interface DebugOutcome {
 }
 
 /**
- * The test quantities, cycled over the modified rows: out of stock, just under the active
- * threshold, exactly at it, comfortably above it (threshold = minItemsToBeActive, or 1).
+ * The test quantities, cycled over the modified rows: out of stock, just under the minimum,
+ * exactly at it, comfortably above it; without a minimum 0, 1 and 10.
  *
  * @example testQuantities(5) // [0, 4, 5, 15]
+ * @example testQuantities(null) // [0, 1, 10]
  */
 export function testQuantities(minItemsToBeActive: number | null): number[] {
-  const min = minItemsToBeActive ?? 1;
-  return [0, Math.max(min - 1, 0), min, min + 10];
+  if (minItemsToBeActive === null) return [0, 1, 10];
+  const min = minItemsToBeActive;
+  return [...new Set([0, Math.max(min - 1, 0), min, min + 10])];
 }
 
 /**
