@@ -5,14 +5,18 @@
  * CLI call it the same way; storage and delivery are theirs.
  */
 import {
+  type CellValue,
   type FileFormat,
   type FileLimits,
   FileRefusedError,
   fillTemplate,
   findColumn,
+  gridToTable,
   parseNumber,
+  readGrid,
   readTable,
   type RowError,
+  sniffContent,
   type Table,
 } from "../files/mod.ts";
 import { encodeBase64 } from "../base64.ts";
@@ -42,6 +46,7 @@ import {
 } from "./prediction.ts";
 import { type Flip, guard, type GuardVerdict, type ItemStatusEntry } from "./guard.ts";
 import { decodeBase64 } from "../base64.ts";
+import { appendRowsToXlsx } from "./xlsx_append.ts";
 
 /** A file by name and bytes. */
 export interface InventoryFile {
@@ -253,6 +258,62 @@ function refusedOutcome(code: string, message: string, logs: string[]): Inventor
     counts: { ...EMPTY_COUNTS },
     refused: { code, message },
   };
+}
+
+/** Rows above which an XLSX output is appended without SheetJS (see xlsx_append.ts). */
+const FAST_XLSX_ROWS = 1000;
+
+/**
+ * Writes the items into the sample: fillTemplate does it (and checks the columns); for a large
+ * XLSX it writes the first row only and the rest is appended to its sheet XML directly.
+ */
+async function writeOutput(
+  sample: InventoryFile,
+  fd: InventorySource["fileData"],
+  items: readonly ItemOutcome[],
+  date: Date,
+): Promise<{ bytes: Uint8Array; format: FileFormat }> {
+  const itemKeyName = fd.itemNumberColumnName.trim();
+  const statusKey = fd.itemStatusColumnName.trim();
+  const dateKey = fd.itemStatusDateColumnName.trim();
+  const toRow = (it: ItemOutcome) => ({
+    [itemKeyName]: it.itemNumber,
+    [statusKey]: it.status,
+    [dateKey]: date,
+  });
+  const options = {
+    name: sample.name,
+    hasHeaders: fd.fileHasHeader,
+    headerRow: fd.fileHasHeader && fd.headerRowIndex ? fd.headerRowIndex : undefined,
+  };
+  if (items.length <= FAST_XLSX_ROWS || sniffContent(sample.bytes) !== "xlsx") {
+    return await fillTemplate(sample.bytes, { ...options, rows: items.map(toRow) });
+  }
+  const first = await fillTemplate(sample.bytes, { ...options, rows: [toRow(items[0])] });
+  if (first.format !== "xlsx") {
+    return await fillTemplate(sample.bytes, { ...options, rows: items.map(toRow) });
+  }
+  // The columns and header row as fillTemplate resolved them in the sample.
+  const grid = await readGrid(sample.bytes, { ...options, limits: { maxBytes: 50 * 2 ** 20 } });
+  const table = grid.rows.length > 0
+    ? gridToTable(grid, options)
+    : { headers: [] as string[], headerRow: null };
+  const width = Math.max(16_384, table.headers.length);
+  const ref = (key: string) => /^\d+$/.test(key) ? Number(key) : key;
+  const columns = [itemKeyName, statusKey, dateKey].map((k) =>
+    findColumn(table.headers, ref(k), width)
+  );
+  const firstDataRow = (fd.fileHasHeader ? table.headerRow! : 0) + 1;
+  const rows = new Array<CellValue[]>(items.length - 1);
+  for (let i = 1; i < items.length; i++) {
+    const row: CellValue[] = [];
+    row[columns[0]] = items[i].itemNumber;
+    row[columns[1]] = items[i].status;
+    row[columns[2]] = date;
+    rows[i - 1] = row;
+  }
+  const bytes = await appendRowsToXlsx(first.bytes, rows, firstDataRow + 1, columns[2]);
+  return { bytes, format: "xlsx" };
 }
 
 /** A row error as one line of text. */
@@ -600,28 +661,19 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
   progress("writing");
   const fd = source.fileData;
   const date = runDate(now);
-  const rows = items.map((it) => ({
-    [fd.itemNumberColumnName.trim()]: it.itemNumber,
-    [fd.itemStatusColumnName.trim()]: it.status,
-    [fd.itemStatusDateColumnName.trim()]: date,
-  }));
   let filled;
   try {
-    filled = await fillTemplate(sample.bytes, {
-      name: sample.name,
-      hasHeaders: fd.fileHasHeader,
-      headerRow: fd.fileHasHeader && fd.headerRowIndex ? fd.headerRowIndex : undefined,
-      rows,
-    });
+    filled = await writeOutput(sample, fd, items, date);
   } catch (e) {
     if (e instanceof FileRefusedError) {
       return refusedOutcome(e.code, `The sample inventory file cannot be used: ${e.message}`, logs);
     }
     throw e;
   }
+  const rowsWritten = items.length;
   const fileName = sample.name || `inventory.${filled.format}`;
   logs.push(
-    `Wrote "${fileName}" (${filled.format.toUpperCase()}, ${plural(rows.length, "row")}${
+    `Wrote "${fileName}" (${filled.format.toUpperCase()}, ${plural(rowsWritten, "row")}${
       fd.fileHasHeader
         ? `, header row ${fd.headerRowIndex || "as in the sample"}`
         : ", no header row"

@@ -406,3 +406,60 @@ Deno.test("refused inputs: configuration, file type, empty, too large", async ()
     assert.deepEqual(o.result.errors, [o.result.message]);
   }
 });
+
+Deno.test("large XLSX output (rows appended to the sheet XML) reads like fillTemplate's", async () => {
+  const { fillTemplate } = await import("../files/mod.ts");
+  const items = Array.from({ length: 2500 }, (_, i) => `IT-${i}${i % 7 === 0 ? " & <co>" : ""}`);
+  items[5] = "=HYPERLINK(1)";
+  const supplier = csvFile([["Item Number", "Qty"], ...items.map((it, i) => [it, String(i % 3)])]);
+  const cases: { name: string; rows: string[][]; fileData: Record<string, unknown> }[] = [
+    { name: "header row 1", rows: [["Item", "Status", "Date"]], fileData: {} },
+    {
+      name: "title rows, header in row 3, extra columns",
+      rows: [["Feed"], [], ["Note", "SKU", "As of", "State", "Other"], ["x", "y", "z", "w", "v"]],
+      fileData: {
+        headerRowIndex: 3,
+        itemNumberColumnName: "SKU",
+        itemStatusColumnName: "state",
+        itemStatusDateColumnName: "C",
+      },
+    },
+    {
+      name: "no headers",
+      rows: [["a", "b", "c"]],
+      fileData: {
+        fileHasHeader: false,
+        itemNumberColumnName: "B",
+        itemStatusColumnName: "1",
+        itemStatusDateColumnName: "D",
+      },
+    },
+  ];
+  for (const c of cases) {
+    const template = writeTable([], c.rows, "xlsx");
+    const source = testSource({}, {
+      userActivatedItemNumbers: items.join("\n"),
+      inventoryFileName: "feed.xlsx",
+      inventoryFileData: encodeBase64(template),
+      ...c.fileData,
+    });
+    const o = await run({ source, supplierFile: supplier });
+    assert.equal(o.refused, null, o.result.message);
+    const fd = source.fileData;
+    const expected = await fillTemplate(template, {
+      name: "feed.xlsx",
+      hasHeaders: fd.fileHasHeader,
+      headerRow: fd.headerRowIndex ?? undefined,
+      rows: o.items.map((it) => ({
+        [fd.itemNumberColumnName]: it.itemNumber,
+        [fd.itemStatusColumnName]: it.status,
+        [fd.itemStatusDateColumnName]: new Date("2026-03-10"),
+      })),
+    });
+    const read = (bytes: Uint8Array) => readTable(bytes, { name: "x.xlsx", hasHeaders: false });
+    const [got, want] = [await read(o.output!.bytes), await read(expected.bytes)];
+    assert.deepEqual(got.rows, want.rows, c.name);
+    assert.deepEqual(got.rowNumbers, want.rowNumbers, c.name);
+    assert.ok(got.rows.some((r) => r.includes("'=HYPERLINK(1)")), c.name);
+  }
+});
