@@ -17,6 +17,8 @@ import { emailSourceRoutes } from "./routes/email_sources/routes.ts";
 import { importRunRoutes } from "./routes/import_runs/routes.ts";
 import { orderTrackingRoutes } from "./routes/order_tracking/routes.ts";
 import { orderTrackingSourceRoutes } from "./routes/order_tracking_sources/routes.ts";
+// Inventory: importing the feature registers its feed, job handlers and schedules.
+import { inventoryFeature } from "./inventory/feature.ts";
 
 /** The API routes alone; their type is the contract the web app calls through. */
 function apiRoutes() {
@@ -28,7 +30,8 @@ function apiRoutes() {
     .route("/api/email-sources", emailSourceRoutes)
     .route("/api/import-runs", importRunRoutes)
     .route("/api/order-tracking", orderTrackingRoutes)
-    .route("/api/order-tracking-sources", orderTrackingSourceRoutes);
+    .route("/api/order-tracking-sources", orderTrackingSourceRoutes)
+    .route(inventoryFeature.mountPath, inventoryFeature.routes);
 }
 
 /**

@@ -43,6 +43,10 @@ const schema = z.object({
     }
   }).optional(),
   DEBUG_TOOLS: flag.default(false),
+  /** Inventory guard: share of previously active items that may turn inactive (docs/inventory.md). */
+  INVENTORY_GUARD_RATIO: z.coerce.number().min(0).max(1).default(0.5),
+  /** How often SFTP inbox folders of inventory sources are looked at. */
+  INVENTORY_SFTP_POLL_SECONDS: z.coerce.number().int().min(5).default(300),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 
