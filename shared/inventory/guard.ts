@@ -41,7 +41,7 @@ export interface GuardVerdict {
  */
 export function guard(
   current: readonly ItemStatusEntry[],
-  previous: readonly ItemStatusEntry[] | null | undefined,
+  previous: readonly ItemStatusEntry[] | ReadonlyMap<string, ItemStatus> | null | undefined,
   threshold: number = DEFAULT_GUARD_THRESHOLD,
   key: (itemNumber: string) => string = (s) => s.trim(),
 ): GuardVerdict {
@@ -53,11 +53,14 @@ export function guard(
     share: 0,
     threshold,
     held: false,
-    compared: Boolean(previous && previous.length > 0),
+    compared: false,
   };
-  if (!previous || previous.length === 0) return verdict;
-  const before = new Map<string, ItemStatus>();
-  for (const p of previous) before.set(key(p.itemNumber), p.status);
+  const before = previous instanceof Map ? previous : previousMap(
+    previous as readonly ItemStatusEntry[] | null | undefined,
+    key,
+  );
+  if (before.size === 0) return verdict;
+  verdict.compared = true;
   for (const item of current) {
     const was = before.get(key(item.itemNumber));
     if (was === undefined) continue;
@@ -72,4 +75,14 @@ export function guard(
     : 0;
   verdict.held = verdict.share > threshold;
   return verdict;
+}
+
+/** The last delivered statuses by item key (empty when there is no previous run). */
+export function previousMap(
+  previous: readonly ItemStatusEntry[] | null | undefined,
+  key: (itemNumber: string) => string,
+): Map<string, ItemStatus> {
+  const before = new Map<string, ItemStatus>();
+  for (const p of previous ?? []) before.set(key(p.itemNumber), p.status);
+  return before;
 }

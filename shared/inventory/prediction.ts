@@ -150,23 +150,32 @@ export function gatherHistory(
   size: number,
 ): SnapshotHistory {
   const times = new Map<string, number>();
+  // Snapshots come in runs: the same takenAt (often the same string) many times in a row.
+  let lastText: TimeLike | null = null, lastMs = NaN;
   const ms = (t: TimeLike) => {
-    if (typeof t !== "string") return timeMs(t);
-    let v = times.get(t);
-    if (v === undefined) {
-      v = Date.parse(t);
+    if (t === lastText) return lastMs;
+    let v: number;
+    if (typeof t !== "string") v = timeMs(t);
+    else {
+      v = times.get(t) ?? Date.parse(t);
       if (times.size < 100_000) times.set(t, v);
     }
+    lastText = t;
+    lastMs = v;
     return v;
   };
   const run = (list: Iterable<QuantitySnapshot>): SnapshotHistory | null => {
     const history = new SnapshotHistory(size);
+    let lastRun = NaN;
     for (const s of list) {
       const t = ms(s.takenAt);
       if (!(t >= fromMs && t < toMs) || !Number.isFinite(s.quantity)) continue;
       const index = indexOf.get(key(s.itemNumber));
       if (index === undefined) continue;
-      history.runTimes.add(t);
+      if (t !== lastRun) {
+        history.runTimes.add(t);
+        lastRun = t;
+      }
       if (!history.add(index, t, s.quantity)) return null;
     }
     return history;

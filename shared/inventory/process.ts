@@ -15,6 +15,7 @@ import {
   parseNumber,
   readGrid,
   readTable,
+  resolveLimits,
   type RowError,
   sniffContent,
   type Table,
@@ -44,7 +45,7 @@ import {
   type TimeLike,
   timeMs,
 } from "./prediction.ts";
-import { type Flip, guard, type GuardVerdict, type ItemStatusEntry } from "./guard.ts";
+import { type Flip, guard, type GuardVerdict, type ItemStatusEntry, previousMap } from "./guard.ts";
 import { decodeBase64 } from "../base64.ts";
 import { appendRowsToXlsx } from "./xlsx_append.ts";
 
@@ -304,14 +305,18 @@ async function writeOutput(
     findColumn(table.headers, ref(k), width)
   );
   const firstDataRow = (fd.fileHasHeader ? table.headerRow! : 0) + 1;
-  const rows = new Array<CellValue[]>(items.length - 1);
-  for (let i = 1; i < items.length; i++) {
-    const row: CellValue[] = [];
-    row[columns[0]] = items[i].itemNumber;
-    row[columns[1]] = items[i].status;
-    row[columns[2]] = date;
-    rows[i - 1] = row;
-  }
+  // One reused row array: 100,000 row arrays would only feed the collector.
+  const row: CellValue[] = [];
+  const rows = {
+    length: items.length - 1,
+    width: Math.max(...columns) + 1,
+    at(i: number): readonly CellValue[] {
+      row[columns[0]] = items[i + 1].itemNumber;
+      row[columns[1]] = items[i + 1].status;
+      row[columns[2]] = date;
+      return row;
+    },
+  };
   const bytes = await appendRowsToXlsx(first.bytes, rows, firstDataRow + 1, columns[2]);
   return { bytes, format: "xlsx" };
 }
@@ -395,7 +400,50 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
     if (problem) return refusedOutcome("wrong_type", problem, logs);
   }
 
-  // 1. Read the supplier file.
+  // 1. The catalogue: every user-activated item is written.
+  const strip = source.stripLeadingZeroes;
+  const key = (s: string) => itemKey(s, strip);
+  const catalogue = parseItemList(source.fileData.userActivatedItemNumbers, strip);
+  const indexOf = new Map<string, number>();
+  catalogue.forEach((item, i) => indexOf.set(key(item), i));
+  const size = catalogue.length;
+
+  // 2. Prediction history, gathered before the file is read: the snapshots' garbage is then
+  // collected while the heap is small, and the read's rows are not kept waiting.
+  const predictive = source.usesPredictiveAlgorithm;
+  const settings = predictionSettings(source);
+  let history: SnapshotHistory | null = null;
+  let intervalDays = 1;
+  const predictionIntro: string[] = [];
+  const limits = resolveLimits(input.limits);
+  const hopeless = supplierFile.bytes.length === 0 || supplierFile.bytes.length > limits.maxBytes;
+  if (predictive && !hopeless) {
+    progress("predicting");
+    history = gatherHistory(
+      input.snapshots ?? [],
+      indexOf,
+      key,
+      nowMs - settings.lookbackDays * DAY_MS,
+      nowMs,
+      size,
+    );
+    intervalDays = input.updateIntervalDays !== undefined
+      ? Math.max(1, input.updateIntervalDays)
+      : input.runTimes
+      ? medianGapDays([...input.runTimes.map(timeMs), nowMs])
+      : medianGapDays([...history.runTimes, nowMs]);
+    predictionIntro.push(
+      `Prediction on: ${settings.lookbackDays}-day lookback, at least ${settings.minDataPoints} data points, typical update interval ${
+        Number.isInteger(intervalDays) ? intervalDays : intervalDays.toFixed(2)
+      } day${intervalDays === 1 ? "" : "s"} (median gap between recent runs), ${
+        plural(history.runTimes.size, "earlier run")
+      } in the window.`,
+    );
+  }
+
+  const previousIndex = previousMap(input.previousStatuses, key);
+
+  // 3. Read the supplier file.
   progress("reading");
   let read: Awaited<ReturnType<typeof readSupplierFile>>;
   try {
@@ -418,16 +466,9 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
       statusCol !== null ? `, status ${label(statusCol)}` : ""
     }${source.stripLeadingZeroes ? "; leading zeros stripped from item numbers" : ""}.`,
   );
+  logs.push(...predictionIntro);
 
-  // 2. The catalogue: every user-activated item is written.
-  const strip = source.stripLeadingZeroes;
-  const key = (s: string) => itemKey(s, strip);
-  const catalogue = parseItemList(source.fileData.userActivatedItemNumbers, strip);
-  const indexOf = new Map<string, number>();
-  catalogue.forEach((item, i) => indexOf.set(key(item), i));
-  const size = catalogue.length;
-
-  // 3. One pass over the rows: sum quantities per catalogue item, note status verdicts.
+  // 4. One pass over the rows: sum quantities per catalogue item, note status verdicts.
   progress("applying rules");
   const qtySum = new Float64Array(size);
   const qtyRows = new Uint32Array(size);
@@ -476,35 +517,10 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
     }
   }
   rowErrors.sort((a, b) => a.row - b.row);
-
-  // 4. Prediction history.
-  const predictive = source.usesPredictiveAlgorithm;
-  const settings = predictionSettings(source);
-  let history: SnapshotHistory | null = null;
-  let intervalDays = 1;
-  if (predictive) {
-    progress("predicting");
-    history = gatherHistory(
-      input.snapshots ?? [],
-      indexOf,
-      key,
-      nowMs - settings.lookbackDays * DAY_MS,
-      nowMs,
-      size,
-    );
-    intervalDays = input.updateIntervalDays !== undefined
-      ? Math.max(1, input.updateIntervalDays)
-      : input.runTimes
-      ? medianGapDays([...input.runTimes.map(timeMs), nowMs])
-      : medianGapDays([...history.runTimes, nowMs]);
-    logs.push(
-      `Prediction on: ${settings.lookbackDays}-day lookback, at least ${settings.minDataPoints} data points, typical update interval ${
-        Number.isInteger(intervalDays) ? intervalDays : intervalDays.toFixed(2)
-      } day${intervalDays === 1 ? "" : "s"} (median gap between recent runs), ${
-        plural(history.runTimes.size, "earlier run")
-      } in the window.`,
-    );
-  }
+  // The rows are consumed: let the collector have them while the rest of the run works.
+  const totalRows = table.rows.length;
+  table.rows = [];
+  table.rowNumbers = [];
 
   // 5. Decide every catalogue item.
   const items: ItemOutcome[] = new Array(size);
@@ -621,7 +637,7 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
       `Status supersedes quantity: ${plural(counts.decidedByStatus, "item")} decided by status.`,
     );
   }
-  if (predictive) {
+  if (history) {
     logs.push(`Prediction made ${plural(counts.predictedInactive, "item")} Inactive.`);
     logs.push(...predictionLogged);
     if (counts.predictedInactive > predictionLogged.length) {
@@ -636,7 +652,7 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
 
   // 6. The guard against the last delivered run.
   const threshold = input.guardThreshold ?? source.guardThreshold ?? DEFAULT_GUARD_THRESHOLD;
-  const verdict = guard(items, input.previousStatuses, threshold, key);
+  const verdict = guard(items, previousIndex, threshold, key);
   if (verdict.compared) {
     const pct = (x: number) => `${Math.round(x * 1000) / 10} %`;
     logs.push(
@@ -685,7 +701,7 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
   if (rowErrors.length > MAX_ERROR_TEXTS) {
     errorTexts.push(`… and ${n(rowErrors.length - MAX_ERROR_TEXTS)} more row errors`);
   }
-  const processedRows = table.rows.length - counts.rowsWithoutItem - skippedForQuantity;
+  const processedRows = totalRows - counts.rowsWithoutItem - skippedForQuantity;
   const result: ManualProcessResult = {
     success: true,
     message: `Processed ${plural(size, "item")}: ${n(counts.active)} Active, ${
@@ -705,9 +721,9 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
     modificationsCount: modifications.length,
     columnInfo: columnInfo(source, table, itemCol, qtyCol),
     processingSummary: {
-      totalRows: table.rows.length,
+      totalRows,
       processedRows,
-      skippedRows: table.rows.length - processedRows,
+      skippedRows: totalRows - processedRows,
       activeItemsFound: counts.active,
       itemsModified: modifications.length,
       modifications,

@@ -159,10 +159,17 @@ function cellXml(ref: string, value: CellValue, dateStyle: string | null): strin
  */
 export async function appendRowsToXlsx(
   xlsx: Uint8Array,
-  rows: readonly (readonly CellValue[])[],
+  rows: readonly (readonly CellValue[])[] | {
+    length: number;
+    at(i: number): readonly CellValue[];
+    width: number;
+  },
   firstRow: number,
   dateColumn: number,
 ): Promise<Uint8Array> {
+  const rowAt = Array.isArray(rows)
+    ? (i: number) => rows[i] as readonly CellValue[]
+    : (i: number) => (rows as { at(i: number): readonly CellValue[] }).at(i);
   const entries = readZip(xlsx);
   const sheetIndex = entries.findIndex((e) => e.name === "xl/worksheets/sheet1.xml");
   if (sheetIndex < 0) throw new Error("the workbook has no xl/worksheets/sheet1.xml");
@@ -176,7 +183,8 @@ export async function appendRowsToXlsx(
     new RegExp(`<c r="${dateRef}" s="(\\d+)"`).exec(lastRowXml)?.[1] ?? null;
   const oldRef = /<dimension ref="([A-Z]+\d+):([A-Z]+)(\d+)"\/>/.exec(xml);
   let width = 0;
-  for (const row of rows) if (row.length > width) width = row.length;
+  if (Array.isArray(rows)) { for (const row of rows) width = Math.max(width, row.length); }
+  else width = (rows as { width: number }).width;
   const lastRowNumber = firstRow + rows.length - 1;
   let head = xml.slice(0, end);
   let tail = xml.slice(end);
@@ -211,10 +219,10 @@ export async function appendRowsToXlsx(
   for (let i = 0; i < rows.length; i++) {
     const r = firstRow + i;
     let cells = "";
-    const row = rows[i];
+    const row = rowAt(i);
     for (let c = 0; c < row.length; c++) cells += cellXml(letters[c] + r, row[c], dateStyle);
     chunk.push(`<row r="${r}">${cells}</row>`);
-    if (chunk.length === 5000) {
+    if (chunk.length === 1000) {
       await write(chunk.join(""));
       chunk = [];
     }
