@@ -46,6 +46,10 @@ const schema = z.object({
   DEBUG_TOOLS: flag.default(false),
   TRUST_PROXY: flag.default(false),
   BODY_READ_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
+  /** Inventory guard: share of previously active items that may turn inactive (docs/inventory.md). */
+  INVENTORY_GUARD_RATIO: z.coerce.number().min(0).max(1).default(0.5),
+  /** How often SFTP inbox folders of inventory sources are looked at. */
+  INVENTORY_SFTP_POLL_SECONDS: z.coerce.number().int().min(5).default(300),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 

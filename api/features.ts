@@ -11,6 +11,7 @@ import { homeStats } from "./home_stats/feature.ts";
 import { emailSources } from "./email_sources/feature.ts";
 import { importRuns } from "./import_runs/feature.ts";
 import { orderTracking } from "./order_tracking/feature.ts";
+import { inventory } from "./inventory/feature.ts";
 import { orderSubmission } from "./order_submission/feature.ts";
 import { notifications } from "./notifications/feature.ts";
 
@@ -22,6 +23,7 @@ export const FEATURES = [
   emailSources,
   importRuns,
   orderTracking,
+  inventory,
   orderSubmission,
   notifications,
 ] as const;

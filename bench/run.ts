@@ -6,6 +6,7 @@
 import { appV8Flags, measure, type Result, writeBenchFiles } from "./file_read_bench.ts";
 import { orderTrackingSection } from "./order_tracking_bench.ts";
 import { loginLoadSection } from "./login_bench.ts";
+import { inventorySection } from "./inventory_bench.ts";
 
 const ROWS = Number(Deno.env.get("BENCH_ROWS") ?? 100_000);
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 6);
@@ -128,7 +129,7 @@ try {
   doc =
     "# Benchmarks\n\nFigures from `deno task bench`; targets in docs/design.md section 10. Each section is rewritten by its own benchmark.\n";
 }
-// BENCH_ONLY=files, orders or auth runs one part; the other sections are left as they were.
+// BENCH_ONLY=files, orders, auth or inventory runs one part; the other sections are left as they were.
 const only = Deno.env.get("BENCH_ONLY");
 if (!only || only === "files") {
   doc = replaceSection(doc, "## File reading", await fileReading());
@@ -138,6 +139,9 @@ if (!only || only === "orders") {
 }
 if (!only || only === "auth") {
   doc = replaceSection(doc, "## Login load", await loginLoadSection(machine()));
+}
+if (!only || only === "inventory") {
+  doc = replaceSection(doc, "## Inventory", await inventorySection(machine()));
 }
 Deno.writeTextFileSync(RESULTS, doc.trimEnd() + "\n");
 // Formatted like the rest of the repository, so `deno fmt --check` stays green after a run.

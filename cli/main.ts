@@ -6,6 +6,7 @@
  */
 import { Command } from "commander";
 import { registerInspect } from "./inspect.ts";
+import { registerInventory } from "./inventory.ts";
 import { registerMail } from "./mail.ts";
 
 /** Builds the commander program with every subcommand registered. */
@@ -16,6 +17,7 @@ export function buildProgram(): Command {
     .showHelpAfterError("(run with --help for usage)")
     .configureOutput({ outputError: (text, write) => write(text) });
   registerInspect(program);
+  registerInventory(program);
   registerMail(program);
   return program;
 }

@@ -2,6 +2,7 @@
  * System mail (password reset, notifications) through the SMTP server of the configuration.
  */
 import nodemailer from "nodemailer";
+import type { Buffer } from "node:buffer";
 import type { Config } from "../config.ts";
 
 /** One message from the system. */
@@ -11,6 +12,8 @@ export interface SystemMessage {
   text: string;
   /** An HTML alternative to `text` (notifications). */
   html?: string;
+  /** Files to attach (the inventory feed's generated file). */
+  attachments?: { filename: string; content: Buffer }[];
 }
 
 /** Sends system mail; `configured` is false when no SMTP server is set. */

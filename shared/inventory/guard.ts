@@ -1,0 +1,88 @@
+import { DEFAULT_GUARD_THRESHOLD, type ItemStatus } from "../contract/inventory.ts";
+
+/** An item's status in a delivered (or a new) run. */
+export interface ItemStatusEntry {
+  itemNumber: string;
+  status: ItemStatus;
+}
+
+/** An item whose status changes against the last delivered run. */
+export interface Flip {
+  itemNumber: string;
+  from: ItemStatus;
+  to: ItemStatus;
+}
+
+/** The guard's verdict on a run. */
+export interface GuardVerdict {
+  /** Items changing status (active → inactive and back), in the new run's order. */
+  flips: Flip[];
+  /** Previously active items still in the catalogue, and how many of them turn inactive. */
+  previouslyActive: number;
+  turnedInactive: number;
+  turnedActive: number;
+  /** turnedInactive / previouslyActive (0 when nothing was active). */
+  share: number;
+  threshold: number;
+  /** True when more than `threshold` of the previously active items turn inactive. */
+  held: boolean;
+  /** False when there was no previous run to compare with (nothing is held then). */
+  compared: boolean;
+}
+
+/**
+ * Compares a run's statuses with the last delivered run's: which items flip, and whether the run
+ * must be held (more than `threshold` of the previously active items turn inactive). Items are
+ * matched by `key` (the source's item normalisation); items new to the catalogue do not flip,
+ * items no longer in it do not count.
+ *
+ * @example
+ * guard([{ itemNumber: "A", status: "Inactive" }], [{ itemNumber: "A", status: "Active" }]).held // true
+ */
+export function guard(
+  current: readonly ItemStatusEntry[],
+  previous: readonly ItemStatusEntry[] | ReadonlyMap<string, ItemStatus> | null | undefined,
+  threshold: number = DEFAULT_GUARD_THRESHOLD,
+  key: (itemNumber: string) => string = (s) => s.trim(),
+): GuardVerdict {
+  const verdict: GuardVerdict = {
+    flips: [],
+    previouslyActive: 0,
+    turnedInactive: 0,
+    turnedActive: 0,
+    share: 0,
+    threshold,
+    held: false,
+    compared: false,
+  };
+  const before = previous instanceof Map ? previous : previousMap(
+    previous as readonly ItemStatusEntry[] | null | undefined,
+    key,
+  );
+  if (before.size === 0) return verdict;
+  verdict.compared = true;
+  for (const item of current) {
+    const was = before.get(key(item.itemNumber));
+    if (was === undefined) continue;
+    if (was === "Active") verdict.previouslyActive++;
+    if (was === item.status) continue;
+    verdict.flips.push({ itemNumber: item.itemNumber, from: was, to: item.status });
+    if (item.status === "Inactive") verdict.turnedInactive++;
+    else verdict.turnedActive++;
+  }
+  verdict.share = verdict.previouslyActive > 0
+    ? verdict.turnedInactive / verdict.previouslyActive
+    : 0;
+  verdict.held = verdict.share > threshold;
+  return verdict;
+}
+
+/** The last delivered statuses by item key (empty when there is no previous run). */
+export function previousMap(
+  previous: readonly ItemStatusEntry[] | null | undefined,
+  key: (itemNumber: string) => string,
+): Map<string, ItemStatus> {
+  const before = new Map<string, ItemStatus>();
+  for (const p of previous ?? []) before.set(key(p.itemNumber), p.status);
+  return before;
+}

@@ -1,0 +1,744 @@
+/**
+ * The inventory engine's entry point: one supplier file in, the seller's generated file out,
+ * with the manual-process result, the flips against the last delivered run, the guard's verdict
+ * and the snapshots to store. Pure: the server (manual processing, mail and SFTP runs) and the
+ * CLI call it the same way; storage and delivery are theirs.
+ */
+import {
+  type CellValue,
+  type FileFormat,
+  type FileLimits,
+  FileRefusedError,
+  fillTemplate,
+  findColumn,
+  gridToTable,
+  parseNumber,
+  readGrid,
+  readTable,
+  resolveLimits,
+  type RowError,
+  sniffContent,
+  type Table,
+} from "../files/mod.ts";
+import { encodeBase64 } from "../base64.ts";
+import {
+  type ColumnInfo,
+  DEFAULT_GUARD_THRESHOLD,
+  failedResult,
+  type InventorySource,
+  type ItemStatus,
+  type ManualProcessResult,
+  type Modification,
+  STATUS_ACTIVE,
+  STATUS_INACTIVE,
+} from "../contract/inventory.ts";
+import { itemKey, parseItemList } from "./items.ts";
+import { isActiveByQuantity, statusLists, statusVerdict } from "./rules.ts";
+import {
+  DAY_MS,
+  gatherHistory,
+  medianGapDays,
+  predictionSettings,
+  predictItem,
+  type QuantitySnapshot,
+  type SnapshotHistory,
+  type TimeLike,
+  timeMs,
+} from "./prediction.ts";
+import { type Flip, guard, type GuardVerdict, type ItemStatusEntry, previousMap } from "./guard.ts";
+import { decodeBase64 } from "../base64.ts";
+import { appendRowsToXlsx } from "./xlsx_append.ts";
+
+/** A file by name and bytes. */
+export interface InventoryFile {
+  name: string;
+  bytes: Uint8Array;
+}
+
+/** Everything a run needs; only `source`, `supplierFile` and `now` are required. */
+export interface ProcessInventoryInput {
+  /** The source as `GET inventory/{id}` answers it (see parseInventorySource). */
+  source: InventorySource;
+  /** The stored sample file; by default `source.fileData.inventoryFileName`/`inventoryFileData`. */
+  sampleFile?: InventoryFile | null;
+  /** The supplier's file. */
+  supplierFile: InventoryFile;
+  /** Stored per-item quantities of earlier runs (only read with the predictive algorithm). */
+  snapshots?: Iterable<QuantitySnapshot>;
+  /** Times of the source's recent runs, for the typical update interval (else the snapshots' times). */
+  runTimes?: readonly TimeLike[];
+  /** The typical update interval in days, when the caller knows it (overrides runTimes). */
+  updateIntervalDays?: number;
+  /** Statuses of the last delivered run, for the flips and the guard. */
+  previousStatuses?: readonly ItemStatusEntry[] | null;
+  /** Overrides the source's guard threshold (share 0–1). */
+  guardThreshold?: number;
+  /** The run's time: the date column and the snapshots' takenAt. */
+  now: Date;
+  /** File caps; UPLOAD_LIMITS (10 MB) by default, FEED_LIMITS for mail and SFTP files. */
+  limits?: Partial<FileLimits>;
+  /** Checks the supplier file's extension against the source's file type (default true). */
+  checkFileType?: boolean;
+  /** Called at each step (for a progress display). */
+  onProgress?: (step: string) => void;
+}
+
+/** What became of one catalogue item. */
+export interface ItemOutcome {
+  itemNumber: string;
+  status: ItemStatus;
+  /** Summed quantity of its rows; null when missing or unreadable. */
+  quantity: number | null;
+  found: boolean;
+  /** Why: "quantity", "status", "missing", "no quantity", "prediction". */
+  decidedBy: "quantity" | "status" | "missing" | "no quantity" | "prediction";
+}
+
+/** Counts of a run, for logs, import runs and the CLI. */
+export interface InventoryCounts {
+  /** Data rows of the supplier file. */
+  totalRows: number;
+  /** Catalogue items written, active, inactive. */
+  items: number;
+  active: number;
+  inactive: number;
+  /** Catalogue items absent from the supplier file (written Inactive). */
+  missing: number;
+  decidedByStatus: number;
+  predictedInactive: number;
+  /** Catalogue items found on more than one row (quantities summed). */
+  duplicateItems: number;
+  /** Rows whose item is not in the catalogue, rows without an item number. */
+  rowsNotInCatalogue: number;
+  rowsWithoutItem: number;
+  rowErrors: number;
+}
+
+/** The outcome of a run. A refused file gives `refused` and a failed `result`, never a throw. */
+export interface InventoryOutcome {
+  result: ManualProcessResult;
+  /** The generated file (also in result.fileData as base64); null when refused. */
+  output: { fileName: string; bytes: Uint8Array; format: FileFormat } | null;
+  items: ItemOutcome[];
+  flips: Flip[];
+  guard: GuardVerdict;
+  /** True when the guard holds the run: do not deliver until someone releases it. */
+  held: boolean;
+  /** This run's quantities, to store for the next runs' prediction. */
+  snapshots: QuantitySnapshot[];
+  rowErrors: RowError[];
+  counts: InventoryCounts;
+  /** Why the file or the configuration was refused (`code` from FileRefusedError or "config"). */
+  refused: { code: string; message: string } | null;
+}
+
+/** A configuration problem that stops a run (like a refused file). */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}
+
+const MAX_LOGGED_ITEMS = 100;
+const MAX_ERROR_TEXTS = 1000;
+
+const EMPTY_COUNTS: InventoryCounts = {
+  totalRows: 0,
+  items: 0,
+  active: 0,
+  inactive: 0,
+  missing: 0,
+  decidedByStatus: 0,
+  predictedInactive: 0,
+  duplicateItems: 0,
+  rowsNotInCatalogue: 0,
+  rowsWithoutItem: 0,
+  rowErrors: 0,
+};
+
+const n = (value: number) => value.toLocaleString("en-US");
+const plural = (count: number, one: string, many = one + "s") =>
+  `${n(count)} ${count === 1 ? one : many}`;
+
+/** The extension of a file name, lower-cased, without the dot ("" when none). */
+export function extensionOf(name: string): string {
+  const m = /\.([^./\\]+)$/.exec(name);
+  return m ? m[1].toLowerCase() : "";
+}
+
+/**
+ * The spec's upload check (section 5): the lowercased extension must be the source's file type.
+ * Returns the message, or null when it matches or the source has no type.
+ */
+export function fileTypeProblem(fileType: string, fileName: string): string | null {
+  const wanted = fileType.trim().replace(/^\./, "").toLowerCase();
+  if (wanted === "") return null;
+  const ext = extensionOf(fileName);
+  if (ext === wanted) return null;
+  return `Invalid file type. Expected .${wanted} but got ${ext ? "." + ext : "no extension"}`;
+}
+
+/** Index of a configured column (name, 1-based index or letter) in a table. */
+function columnOf(table: Table, ref: string, width: number): number {
+  return findColumn(table.headers, ref, width);
+}
+
+/** The sample file stored with the source, or the one given. */
+function sampleOf(input: ProcessInventoryInput): InventoryFile {
+  if (input.sampleFile) return input.sampleFile;
+  const fd = input.source.fileData;
+  if (!fd.inventoryFileData) {
+    throw new ConfigError("The source has no sample inventory file to write the output into.");
+  }
+  let bytes: Uint8Array;
+  try {
+    bytes = decodeBase64(fd.inventoryFileData);
+  } catch {
+    throw new ConfigError("The source's sample inventory file is not valid base64.");
+  }
+  return { name: fd.inventoryFileName || "inventory.csv", bytes };
+}
+
+/** Checks the source's configuration; throws ConfigError naming what is missing. */
+function checkConfig(source: InventorySource): void {
+  const missing: string[] = [];
+  if (!source.itemNumberColumnName.trim()) missing.push("the item number column");
+  if (!source.qtyColumnName.trim()) missing.push("the quantity column");
+  if (source.statusSupersedesQuantity && !source.itemStatusColumnName.trim()) {
+    missing.push("the status column (Status Supersedes Quantity is on)");
+  }
+  const fd = source.fileData;
+  if (!fd.itemNumberColumnName.trim()) missing.push("the generated file's item number column");
+  if (!fd.itemStatusColumnName.trim()) missing.push("the generated file's item status column");
+  if (!fd.itemStatusDateColumnName.trim()) {
+    missing.push("the generated file's item status date column");
+  }
+  if (missing.length > 0) {
+    throw new ConfigError(`The source is not configured: set ${missing.join(", ")}.`);
+  }
+  const outputColumns = [
+    fd.itemNumberColumnName,
+    fd.itemStatusColumnName,
+    fd.itemStatusDateColumnName,
+  ]
+    .map((c) => c.trim().toLowerCase());
+  if (new Set(outputColumns).size < 3) {
+    throw new ConfigError(
+      "The generated file's item number, status and date columns must be three different columns.",
+    );
+  }
+}
+
+/** The run date written into the date column: the UTC day of `now`. */
+export function runDate(now: Date): Date {
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+}
+
+function refusedOutcome(code: string, message: string, logs: string[]): InventoryOutcome {
+  const result = failedResult(message);
+  result.processingLogs = [...logs, `Refused: ${message}`];
+  return {
+    result,
+    output: null,
+    items: [],
+    flips: [],
+    guard: {
+      flips: [],
+      previouslyActive: 0,
+      turnedInactive: 0,
+      turnedActive: 0,
+      share: 0,
+      threshold: DEFAULT_GUARD_THRESHOLD,
+      held: false,
+      compared: false,
+    },
+    held: false,
+    snapshots: [],
+    rowErrors: [],
+    counts: { ...EMPTY_COUNTS },
+    refused: { code, message },
+  };
+}
+
+/** Rows above which an XLSX output is appended without SheetJS (see xlsx_append.ts). */
+const FAST_XLSX_ROWS = 1000;
+
+/**
+ * Writes the items into the sample: fillTemplate does it (and checks the columns); for a large
+ * XLSX it writes the first row only and the rest is appended to its sheet XML directly.
+ */
+async function writeOutput(
+  sample: InventoryFile,
+  fd: InventorySource["fileData"],
+  items: readonly ItemOutcome[],
+  date: Date,
+): Promise<{ bytes: Uint8Array; format: FileFormat }> {
+  const itemKeyName = fd.itemNumberColumnName.trim();
+  const statusKey = fd.itemStatusColumnName.trim();
+  const dateKey = fd.itemStatusDateColumnName.trim();
+  const toRow = (it: ItemOutcome) => ({
+    [itemKeyName]: it.itemNumber,
+    [statusKey]: it.status,
+    [dateKey]: date,
+  });
+  const options = {
+    name: sample.name,
+    hasHeaders: fd.fileHasHeader,
+    headerRow: fd.fileHasHeader && fd.headerRowIndex ? fd.headerRowIndex : undefined,
+  };
+  if (items.length <= FAST_XLSX_ROWS || sniffContent(sample.bytes) !== "xlsx") {
+    return await fillTemplate(sample.bytes, { ...options, rows: items.map(toRow) });
+  }
+  const first = await fillTemplate(sample.bytes, { ...options, rows: [toRow(items[0])] });
+  if (first.format !== "xlsx") {
+    return await fillTemplate(sample.bytes, { ...options, rows: items.map(toRow) });
+  }
+  // The columns and header row as fillTemplate resolved them in the sample.
+  const grid = await readGrid(sample.bytes, { ...options, limits: { maxBytes: 50 * 2 ** 20 } });
+  const table = grid.rows.length > 0
+    ? gridToTable(grid, options)
+    : { headers: [] as string[], headerRow: null };
+  const width = Math.max(16_384, table.headers.length);
+  const ref = (key: string) => /^\d+$/.test(key) ? Number(key) : key;
+  const columns = [itemKeyName, statusKey, dateKey].map((k) =>
+    findColumn(table.headers, ref(k), width)
+  );
+  const firstDataRow = (fd.fileHasHeader ? table.headerRow! : 0) + 1;
+  // One reused row array: 100,000 row arrays would only feed the collector.
+  const row: CellValue[] = [];
+  const rows = {
+    length: items.length - 1,
+    width: Math.max(...columns) + 1,
+    at(i: number): readonly CellValue[] {
+      row[columns[0]] = items[i + 1].itemNumber;
+      row[columns[1]] = items[i + 1].status;
+      row[columns[2]] = date;
+      return row;
+    },
+  };
+  const bytes = await appendRowsToXlsx(first.bytes, rows, firstDataRow + 1, columns[2]);
+  return { bytes, format: "xlsx" };
+}
+
+/** A row error as one line of text. */
+export function rowErrorText(e: RowError): string {
+  return `Row ${e.row}${e.column ? `, ${e.column}` : ""}: ${e.message}`;
+}
+
+/** The columns found in the supplier file, for the result's columnInfo. */
+function columnInfo(
+  source: InventorySource,
+  table: Table | null,
+  item: number | null,
+  qty: number | null,
+): ColumnInfo {
+  return {
+    expectedItemColumn: source.itemNumberColumnName,
+    itemColumnIndex: item === null ? null : item + 1,
+    expectedQtyColumn: source.qtyColumnName,
+    qtyColumnIndex: qty === null ? null : qty + 1,
+    hasHeaders: source.fileHasHeader,
+    foundHeaders: table?.headers ?? [],
+  };
+}
+
+/**
+ * Reads the supplier file with the source's settings and finds its item and quantity (and
+ * status) columns. Shared with the debug modification.
+ *
+ * @throws {FileRefusedError} when the file is refused or a column is missing
+ */
+export async function readSupplierFile(
+  source: InventorySource,
+  file: InventoryFile,
+  limits?: Partial<FileLimits>,
+): Promise<{ table: Table; width: number; item: number; qty: number; status: number | null }> {
+  const table = await readTable(file.bytes, {
+    name: file.name,
+    hasHeaders: source.fileHasHeader,
+    limits,
+  });
+  let width = table.headers.length;
+  for (const row of table.rows) if (row.length > width) width = row.length;
+  const item = columnOf(table, source.itemNumberColumnName, width);
+  const qty = columnOf(table, source.qtyColumnName, width);
+  const status = source.statusSupersedesQuantity
+    ? columnOf(table, source.itemStatusColumnName, width)
+    : null;
+  return { table, width, item, qty, status };
+}
+
+/**
+ * Processes one supplier file for an inventory source (DESIGN.md section 6, "Inventory"):
+ * reads the item and quantity (and status) columns, applies the active rule, Status Supersedes
+ * Quantity and the predictive rule, lists every user-activated item (missing ones Inactive),
+ * compares with the last delivered statuses (flips, guard), and writes the generated file into
+ * the stored sample's format. Refusals (file, columns, configuration) come back as a failed
+ * result with `refused` set; only programming errors throw.
+ *
+ * @example
+ * const outcome = await processInventory({ source, supplierFile: { name, bytes }, now: new Date() });
+ * if (outcome.refused) console.error(outcome.result.message);
+ * else if (!outcome.held) deliver(outcome.output!);
+ */
+export async function processInventory(input: ProcessInventoryInput): Promise<InventoryOutcome> {
+  const { source, supplierFile, now } = input;
+  const progress = input.onProgress ?? (() => {});
+  const logs: string[] = [];
+  const nowMs = now.getTime();
+  let sample: InventoryFile;
+  try {
+    checkConfig(source);
+    sample = sampleOf(input);
+  } catch (e) {
+    if (e instanceof ConfigError) return refusedOutcome("config", e.message, logs);
+    throw e;
+  }
+  if (input.checkFileType !== false) {
+    const problem = fileTypeProblem(source.fileType, supplierFile.name);
+    if (problem) return refusedOutcome("wrong_type", problem, logs);
+  }
+
+  // 1. The catalogue: every user-activated item is written.
+  const strip = source.stripLeadingZeroes;
+  const key = (s: string) => itemKey(s, strip);
+  const catalogue = parseItemList(source.fileData.userActivatedItemNumbers, strip);
+  const indexOf = new Map<string, number>();
+  catalogue.forEach((item, i) => indexOf.set(key(item), i));
+  const size = catalogue.length;
+
+  // 2. Prediction history, gathered before the file is read: the snapshots' garbage is then
+  // collected while the heap is small, and the read's rows are not kept waiting.
+  const predictive = source.usesPredictiveAlgorithm;
+  const settings = predictionSettings(source);
+  let history: SnapshotHistory | null = null;
+  let intervalDays = 1;
+  const predictionIntro: string[] = [];
+  const limits = resolveLimits(input.limits);
+  const hopeless = supplierFile.bytes.length === 0 || supplierFile.bytes.length > limits.maxBytes;
+  if (predictive && !hopeless) {
+    progress("predicting");
+    history = gatherHistory(
+      input.snapshots ?? [],
+      indexOf,
+      key,
+      nowMs - settings.lookbackDays * DAY_MS,
+      nowMs,
+      size,
+    );
+    intervalDays = input.updateIntervalDays !== undefined
+      ? Math.max(1, input.updateIntervalDays)
+      : input.runTimes
+      ? medianGapDays([...input.runTimes.map(timeMs), nowMs])
+      : medianGapDays([...history.runTimes, nowMs]);
+    predictionIntro.push(
+      `Prediction on: ${settings.lookbackDays}-day lookback, at least ${settings.minDataPoints} data points, typical update interval ${
+        Number.isInteger(intervalDays) ? intervalDays : intervalDays.toFixed(2)
+      } day${intervalDays === 1 ? "" : "s"} (median gap between recent runs), ${
+        plural(history.runTimes.size, "earlier run")
+      } in the window.`,
+    );
+  }
+
+  const previousIndex = previousMap(input.previousStatuses, key);
+
+  // 3. Read the supplier file.
+  progress("reading");
+  let read: Awaited<ReturnType<typeof readSupplierFile>>;
+  try {
+    read = await readSupplierFile(source, supplierFile, input.limits);
+  } catch (e) {
+    if (e instanceof FileRefusedError) return refusedOutcome(e.code, e.message, logs);
+    throw e;
+  }
+  const { table, item: itemCol, qty: qtyCol, status: statusCol } = read;
+  const label = (c: number) => table.headers[c] ? `"${table.headers[c]}"` : `${c + 1}`;
+  logs.push(
+    `Read "${supplierFile.name}": ${table.format.toUpperCase()}${
+      table.sheet ? `, sheet "${table.sheet}"` : ""
+    }, ${plural(table.rows.length, "data row")}${
+      table.headerRow ? `, header in row ${table.headerRow}` : ", no header row"
+    }.`,
+  );
+  logs.push(
+    `Columns: item ${label(itemCol)}, quantity ${label(qtyCol)}${
+      statusCol !== null ? `, status ${label(statusCol)}` : ""
+    }${source.stripLeadingZeroes ? "; leading zeros stripped from item numbers" : ""}.`,
+  );
+  logs.push(...predictionIntro);
+
+  // 4. One pass over the rows: sum quantities per catalogue item, note status verdicts.
+  progress("applying rules");
+  const qtySum = new Float64Array(size);
+  const qtyRows = new Uint32Array(size);
+  const rowsSeen = new Uint32Array(size);
+  const verdicts = new Uint8Array(size); // 0 none, 1 available, 2 out of stock
+  const lastRow = new Int32Array(size);
+  const lists = statusLists(source.statusAvailableList, source.statusOutOfStockList);
+  const rowErrors: RowError[] = [...table.errors];
+  const counts: InventoryCounts = { ...EMPTY_COUNTS, totalRows: table.rows.length };
+  const qtyName = table.headers[qtyCol] || label(qtyCol);
+  const decimalComma = table.decimalComma;
+  let skippedForQuantity = 0;
+  for (let r = 0; r < table.rows.length; r++) {
+    const row = table.rows[r];
+    const k = key(row[itemCol] ?? "");
+    if (k === "") {
+      counts.rowsWithoutItem++;
+      continue;
+    }
+    const i = indexOf.get(k);
+    if (i === undefined) {
+      counts.rowsNotInCatalogue++;
+      continue;
+    }
+    rowsSeen[i]++;
+    lastRow[i] = table.rowNumbers[r];
+    if (statusCol !== null) {
+      const v = statusVerdict(row[statusCol] ?? "", lists);
+      if (v === "available") verdicts[i] = 1;
+      else if (v === "out_of_stock" && verdicts[i] === 0) verdicts[i] = 2;
+    }
+    const parsed = parseNumber(row[qtyCol] ?? "", { decimalComma });
+    if (parsed.ok) {
+      qtySum[i] += parsed.value;
+      qtyRows[i]++;
+    } else {
+      skippedForQuantity++;
+      const text = (row[qtyCol] ?? "").trim();
+      rowErrors.push({
+        row: table.rowNumbers[r],
+        column: qtyName,
+        message: parsed.reason === "empty"
+          ? `The quantity of item ${row[itemCol].trim()} is empty; the row was skipped`
+          : `"${text}" is not a number (item ${row[itemCol].trim()}); the row was skipped`,
+      });
+    }
+  }
+  rowErrors.sort((a, b) => a.row - b.row);
+  // The rows are consumed: let the collector have them while the rest of the run works.
+  const totalRows = table.rows.length;
+  table.rows = [];
+  table.rowNumbers = [];
+
+  // 5. Decide every catalogue item.
+  const items: ItemOutcome[] = new Array(size);
+  const modifications: Modification[] = [];
+  const snapshots: QuantitySnapshot[] = [];
+  const takenAt = now.toISOString();
+  const missingLogged: string[] = [];
+  const predictionLogged: string[] = [];
+  for (let i = 0; i < size; i++) {
+    const itemNumber = catalogue[i];
+    if (rowsSeen[i] > 1) counts.duplicateItems++;
+    if (rowsSeen[i] === 0) {
+      counts.missing++;
+      if (missingLogged.length < MAX_LOGGED_ITEMS) missingLogged.push(itemNumber);
+      items[i] = {
+        itemNumber,
+        status: STATUS_INACTIVE,
+        quantity: null,
+        found: false,
+        decidedBy: "missing",
+      };
+      continue;
+    }
+    const quantity = qtyRows[i] > 0 ? qtySum[i] : null;
+    if (quantity !== null) snapshots.push({ itemNumber: key(itemNumber), quantity, takenAt });
+    if (verdicts[i] !== 0) {
+      counts.decidedByStatus++;
+      const status = verdicts[i] === 1 ? STATUS_ACTIVE : STATUS_INACTIVE;
+      items[i] = { itemNumber, status, quantity, found: true, decidedBy: "status" };
+      continue;
+    }
+    if (quantity === null) {
+      items[i] = {
+        itemNumber,
+        status: STATUS_INACTIVE,
+        quantity,
+        found: true,
+        decidedBy: "no quantity",
+      };
+      continue;
+    }
+    let active = isActiveByQuantity(quantity, source.minItemsToBeActive);
+    let decidedBy: ItemOutcome["decidedBy"] = "quantity";
+    if (active && history) {
+      const p = predictItem(history, i, quantity, nowMs, intervalDays, settings);
+      if (p.belowRequired) {
+        active = false;
+        decidedBy = "prediction";
+        counts.predictedInactive++;
+        const reason = `${p.reason}: made Inactive`;
+        modifications.push({
+          rowIndex: lastRow[i],
+          itemNumber,
+          originalQuantity: quantity,
+          newQuantity: 0,
+          reason,
+        });
+        if (predictionLogged.length < MAX_LOGGED_ITEMS) {
+          predictionLogged.push(`Item ${itemNumber}: ${reason}.`);
+        }
+      }
+    }
+    items[i] = {
+      itemNumber,
+      status: active ? STATUS_ACTIVE : STATUS_INACTIVE,
+      quantity,
+      found: true,
+      decidedBy,
+    };
+  }
+  for (const it of items) {
+    if (it.status === STATUS_ACTIVE) counts.active++;
+    else counts.inactive++;
+  }
+  counts.items = size;
+  counts.rowErrors = rowErrors.length;
+
+  logs.push(
+    `Catalogue: ${plural(size, "user-activated item")}; ${
+      n(size - counts.missing)
+    } found in the file, ${n(counts.missing)} missing (written Inactive).`,
+  );
+  if (counts.missing > 0) {
+    logs.push(
+      `Missing from the file: ${missingLogged.join(", ")}${
+        counts.missing > missingLogged.length
+          ? `, and ${n(counts.missing - missingLogged.length)} more`
+          : ""
+      }.`,
+    );
+  }
+  if (counts.rowsNotInCatalogue > 0) {
+    logs.push(
+      `${plural(counts.rowsNotInCatalogue, "row")} for items not in the catalogue ignored.`,
+    );
+  }
+  if (counts.rowsWithoutItem > 0) {
+    logs.push(`${plural(counts.rowsWithoutItem, "row")} without an item number skipped.`);
+  }
+  if (counts.duplicateItems > 0) {
+    logs.push(
+      `${
+        plural(counts.duplicateItems, "item")
+      } on more than one row: their quantities were summed.`,
+    );
+  }
+  if (rowErrors.length > 0) {
+    logs.push(
+      `${plural(rowErrors.length, "row error")} (listed in errors); the other rows were processed.`,
+    );
+  }
+  if (statusCol !== null) {
+    logs.push(
+      `Status supersedes quantity: ${plural(counts.decidedByStatus, "item")} decided by status.`,
+    );
+  }
+  if (history) {
+    logs.push(`Prediction made ${plural(counts.predictedInactive, "item")} Inactive.`);
+    logs.push(...predictionLogged);
+    if (counts.predictedInactive > predictionLogged.length) {
+      logs.push(
+        `… and ${n(counts.predictedInactive - predictionLogged.length)} more (see modifications).`,
+      );
+    }
+  }
+  logs.push(
+    `Result: ${plural(size, "item")}, ${n(counts.active)} Active, ${n(counts.inactive)} Inactive.`,
+  );
+
+  // 6. The guard against the last delivered run.
+  const threshold = input.guardThreshold ?? source.guardThreshold ?? DEFAULT_GUARD_THRESHOLD;
+  const verdict = guard(items, previousIndex, threshold, key);
+  if (verdict.compared) {
+    const pct = (x: number) => `${Math.round(x * 1000) / 10} %`;
+    logs.push(
+      `Against the last delivered run: ${plural(verdict.flips.length, "item")} change status (${
+        n(verdict.turnedInactive)
+      } to Inactive, ${n(verdict.turnedActive)} to Active); ${n(verdict.turnedInactive)} of ${
+        n(verdict.previouslyActive)
+      } previously active items turn inactive (${pct(verdict.share)}, threshold ${
+        pct(threshold)
+      }).`,
+    );
+    if (verdict.held) {
+      logs.push(
+        "Held: more than the threshold of the previously active items would turn inactive; the file is not delivered until someone releases the run.",
+      );
+    }
+  } else {
+    logs.push("No earlier delivered run to compare with: nothing is held.");
+  }
+
+  // 7. The generated file, in the sample's format.
+  progress("writing");
+  const fd = source.fileData;
+  const date = runDate(now);
+  let filled;
+  try {
+    filled = await writeOutput(sample, fd, items, date);
+  } catch (e) {
+    if (e instanceof FileRefusedError) {
+      return refusedOutcome(e.code, `The sample inventory file cannot be used: ${e.message}`, logs);
+    }
+    throw e;
+  }
+  const rowsWritten = items.length;
+  const fileName = sample.name || `inventory.${filled.format}`;
+  logs.push(
+    `Wrote "${fileName}" (${filled.format.toUpperCase()}, ${plural(rowsWritten, "row")}${
+      fd.fileHasHeader
+        ? `, header row ${fd.headerRowIndex || "as in the sample"}`
+        : ", no header row"
+    }, date ${date.toISOString().slice(0, 10)}).`,
+  );
+  progress("done");
+
+  const errorTexts = rowErrors.slice(0, MAX_ERROR_TEXTS).map(rowErrorText);
+  if (rowErrors.length > MAX_ERROR_TEXTS) {
+    errorTexts.push(`… and ${n(rowErrors.length - MAX_ERROR_TEXTS)} more row errors`);
+  }
+  const processedRows = totalRows - counts.rowsWithoutItem - skippedForQuantity;
+  const result: ManualProcessResult = {
+    success: true,
+    message: `Processed ${plural(size, "item")}: ${n(counts.active)} Active, ${
+      n(counts.inactive)
+    } Inactive${counts.missing ? ` (${n(counts.missing)} missing from the file)` : ""}${
+      verdict.held ? ". Held by the guard: not delivered until released" : ""
+    }.`,
+    errors: errorTexts,
+    processedCount: size,
+    activeCount: counts.active,
+    inactiveCount: counts.inactive,
+    processingLogs: logs,
+    fileName,
+    fileData: encodeBase64(filled.bytes),
+    isDebugResult: false,
+    debugLogs: [],
+    modificationsCount: modifications.length,
+    columnInfo: columnInfo(source, table, itemCol, qtyCol),
+    processingSummary: {
+      totalRows,
+      processedRows,
+      skippedRows: totalRows - processedRows,
+      activeItemsFound: counts.active,
+      itemsModified: modifications.length,
+      modifications,
+    },
+  };
+  return {
+    result,
+    output: { fileName, bytes: filled.bytes, format: filled.format },
+    items,
+    flips: verdict.flips,
+    guard: verdict,
+    held: verdict.held,
+    snapshots,
+    rowErrors,
+    counts,
+    refused: null,
+  };
+}
