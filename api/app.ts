@@ -17,6 +17,8 @@ import { emailSourceRoutes } from "./routes/email_sources/routes.ts";
 import { importRunRoutes } from "./routes/import_runs/routes.ts";
 import { orderTrackingRoutes } from "./routes/order_tracking/routes.ts";
 import { orderTrackingSourceRoutes } from "./routes/order_tracking_sources/routes.ts";
+// Order submission processing: its feed, send/release jobs and schedule register here.
+import "./order_submission/processing/register.ts";
 
 /** The API routes alone; their type is the contract the web app calls through. */
 function apiRoutes() {

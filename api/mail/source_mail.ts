@@ -26,6 +26,8 @@ export interface SourceMessage {
   text: string;
   html?: string;
   attachments?: OutgoingAttachment[];
+  /** A fixed Message-ID (`<id@domain>`), e.g. derived from an outbox key; default: generated. */
+  messageId?: string;
 }
 
 /** What the server accepted. */
@@ -74,6 +76,7 @@ export async function sendFromSource(
       cc: message.cc,
       bcc: message.bcc,
       subject: message.subject,
+      messageId: message.messageId,
       text: message.text,
       html: message.html,
       attachments: message.attachments?.map((a) => ({
