@@ -17,6 +17,7 @@ import { emailSourceRoutes } from "./routes/email_sources/routes.ts";
 import { importRunRoutes } from "./routes/import_runs/routes.ts";
 import { orderTrackingRoutes } from "./routes/order_tracking/routes.ts";
 import { orderTrackingSourceRoutes } from "./routes/order_tracking_sources/routes.ts";
+import { orderSubmissionFeature } from "./order_submission/feature.ts";
 // Order submission processing: its feed, send/release jobs and schedule register here.
 import "./order_submission/processing/register.ts";
 
@@ -30,7 +31,8 @@ function apiRoutes() {
     .route("/api/email-sources", emailSourceRoutes)
     .route("/api/import-runs", importRunRoutes)
     .route("/api/order-tracking", orderTrackingRoutes)
-    .route("/api/order-tracking-sources", orderTrackingSourceRoutes);
+    .route("/api/order-tracking-sources", orderTrackingSourceRoutes)
+    .route(orderSubmissionFeature.mountPath, orderSubmissionFeature.routes);
 }
 
 /**

@@ -3,6 +3,7 @@
  * value stops the process with one line naming the variable.
  */
 import { z } from "zod";
+import { parseAllowList } from "./net/outbound.ts";
 
 const port = z.coerce.number().int().min(0).max(65535);
 const flag = z.enum(["true", "false", "1", "0", "yes", "no"]).transform((v) =>
@@ -33,6 +34,14 @@ const schema = z.object({
   JOBS_TICK_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(2).max(86400).default(300),
   MAX_SOURCE_FILE_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
+  /** Host names, addresses and CIDR ranges outbound connections may reach though not public. */
+  OUTBOUND_ALLOW: z.string().superRefine((value, ctx) => {
+    try {
+      parseAllowList(value);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: (error as Error).message });
+    }
+  }).optional(),
   DEBUG_TOOLS: flag.default(false),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });

@@ -26,6 +26,7 @@ for (
     ["bad sender address", { SMTP_FROM: "not-an-address" }, /^Invalid SMTP_FROM: /],
     ["unknown SMTP security", { SMTP_SECURITY: "ssl3" }, /^Invalid SMTP_SECURITY: /],
     ["poll interval too short", { MAIL_POLL_SECONDS: "1" }, /^Invalid MAIL_POLL_SECONDS: /],
+    ["bad allow-list range", { OUTBOUND_ALLOW: "10.0.0.0/33" }, /^Invalid OUTBOUND_ALLOW: .*10/],
   ] as const
 ) {
   Deno.test(`a wrong value stops the start with one line: ${name}`, () => {

@@ -4,6 +4,7 @@
  */
 import { ConfigError, loadConfig } from "./config.ts";
 import { startServer } from "./server.ts";
+import { DbLockedError } from "./db/lock.ts";
 
 const webDist = new URL("../web/dist/", import.meta.url).pathname;
 
@@ -17,7 +18,7 @@ try {
   Deno.addSignalListener("SIGINT", stop);
   Deno.addSignalListener("SIGTERM", stop);
 } catch (error) {
-  if (!(error instanceof ConfigError)) throw error;
+  if (!(error instanceof ConfigError || error instanceof DbLockedError)) throw error;
   console.error(error.message);
   Deno.exit(1);
 }

@@ -3,6 +3,7 @@
  * value reads `v1.<keyId>.<base64 iv+ciphertext>`, so a changed key is detected, not misread.
  */
 import { decodeBase64, encodeBase64 } from "../shared/base64.ts";
+import { badRequest } from "./http/errors.ts";
 
 /** What the API returns in place of a stored secret; saving it back keeps the secret. */
 export const SECRET_PLACEHOLDER = "********";
@@ -79,4 +80,40 @@ export async function loadSecretKey(
   const key = generateSecretKey();
   await Deno.writeTextFile(path, key + "\n", { mode: 0o600, createNew: true });
   return key;
+}
+
+/** The message of a save that keeps a stored secret while moving it to another endpoint. */
+export const SECRET_REBIND_MESSAGE = "Enter the password again: the server or account changed.";
+
+/**
+ * What a stored secret is bound to: the endpoint(s) and account it was entered for, as labelled
+ * values (e.g. `{ "incoming server": "imap.example.com:993 tls", username: "orders" }`). Values
+ * are compared as given; the caller normalises them (effective host, port and security mode).
+ */
+export type SecretBinding = Record<string, string>;
+
+/**
+ * The one rule that keeps a stored secret at its endpoint (DESIGN.md section 8, docs/outbound.md):
+ * a save that keeps the stored secret (`keepsSecret`, the placeholder was sent back) must not
+ * change anything the secret is bound to, otherwise "Check now" or a test send would hand the
+ * secret to a server of the editor's choosing. Throws a 400 naming the changed parts; a save that
+ * enters a new secret, or changes nothing bound, passes. Used by e-mail sources today, and by
+ * SFTP servers and vendors' send-from mailboxes as they arrive.
+ *
+ * @example
+ * requireSecretForRebind(true, { host: "a:993" }, { host: "b:993" }); // throws 400
+ */
+export function requireSecretForRebind(
+  keepsSecret: boolean,
+  before: SecretBinding,
+  after: SecretBinding,
+  field = "password",
+): void {
+  if (!keepsSecret) return;
+  const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
+  const changed = [...keys].filter((key) => (before[key] ?? "") !== (after[key] ?? ""));
+  if (!changed.length) return;
+  throw badRequest(`${SECRET_REBIND_MESSAGE} Changed: ${changed.join(", ")}.`, {
+    [field]: [SECRET_REBIND_MESSAGE],
+  });
 }

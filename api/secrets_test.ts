@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { generateSecretKey, loadSecretKey, secretBox } from "./secrets.ts";
+import { generateSecretKey, loadSecretKey, requireSecretForRebind, secretBox } from "./secrets.ts";
+import { mailSecretBinding } from "./mail/endpoints.ts";
 
 Deno.test("a secret round-trips and is not readable in its stored form", async () => {
   const box = await secretBox(generateSecretKey());
@@ -30,4 +31,61 @@ Deno.test("the key file is created once in the data directory and reused", async
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("a kept secret may not follow a changed binding", async (t) => {
+  const base = {
+    username: "orders",
+    incomingServer: "imap.example.com",
+    incomingPort: null as number | null,
+    outgoingServer: "smtp.example.com",
+    outgoingPort: null as number | null,
+    ssl: true,
+    isMsal: false,
+    msalClientId: "",
+    msalTenantId: "",
+  };
+  const cases: [string, Partial<typeof base>, boolean][] = [
+    ["nothing changed", {}, true],
+    ["host case and the default port spelled out", {
+      incomingServer: "IMAP.example.com",
+      incomingPort: 993,
+    }, true],
+    ["MSAL ids while MSAL is off", { msalClientId: "c" }, true],
+    ["incoming host", { incomingServer: "evil.example" }, false],
+    ["incoming port", { incomingPort: 1993 }, false],
+    ["outgoing host", { outgoingServer: "evil.example" }, false],
+    ["outgoing port", { outgoingPort: 25 }, false],
+    ["SSL off", { ssl: false }, false],
+    ["username", { username: "other" }, false],
+    ["MSAL on", { isMsal: true }, false],
+  ];
+  for (const [name, change, allowed] of cases) {
+    await t.step(name, () => {
+      const run = () =>
+        requireSecretForRebind(
+          true,
+          mailSecretBinding(base),
+          mailSecretBinding({ ...base, ...change }),
+        );
+      if (allowed) run();
+      else assert.throws(run, /Enter the password again/);
+      // A new secret may go anywhere.
+      requireSecretForRebind(
+        false,
+        mailSecretBinding(base),
+        mailSecretBinding({ ...base, ...change }),
+      );
+    });
+  }
+  const msal = { ...base, isMsal: true, msalClientId: "c", msalTenantId: "t" };
+  assert.throws(
+    () =>
+      requireSecretForRebind(
+        true,
+        mailSecretBinding(msal),
+        mailSecretBinding({ ...msal, msalTenantId: "x" }),
+      ),
+    /tenant ID/,
+  );
 });

@@ -5,6 +5,7 @@
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { openDeps } from "./server.ts";
 import { startJobs } from "./jobs/runner.ts";
+import { DbLockedError } from "./db/lock.ts";
 import type { Deps } from "./deps.ts";
 // The application's modules register the feeds, job handlers and schedules when loaded.
 import "./app.ts";
@@ -48,7 +49,7 @@ if (import.meta.main) {
     Deno.addSignalListener("SIGINT", stop);
     Deno.addSignalListener("SIGTERM", stop);
   } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
+    if (!(error instanceof ConfigError || error instanceof DbLockedError)) throw error;
     console.error(error.message);
     Deno.exit(1);
   }

@@ -191,11 +191,17 @@ async function openPgliteBench(): Promise<BenchDb> {
 }
 
 export async function createSource(db: Db): Promise<number> {
+  // The source's mailbox (a foreign key): no server, so it is never polled.
+  const [mailbox] = await db.query<{ id: number }>(
+    `insert into email_sources (username, email) values ('bench', 'bench@example.test')
+     returning id`,
+  );
   const [{ id }] = await db.query<{ id: number }>(
     `insert into order_tracking_sources (source_name, email_source_id, file_type, from_email,
        subject_value, attachment_name, secondary_delimiter, unique_column)
-     values ('Bench', 1, 'csv', 'bench@example.test', 'Orders', 'orders', ';', 'CustomerPoNumber')
+     values ('Bench', $1, 'csv', 'bench@example.test', 'Orders', 'orders', ';', 'CustomerPoNumber')
      returning id`,
+    [mailbox.id],
   );
   await db.query(
     `insert into order_tracking_column_normalizations (order_tracking_source_id,

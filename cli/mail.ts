@@ -7,6 +7,7 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { ConfigError, loadConfig } from "../api/config.ts";
 import { openDeps } from "../api/server.ts";
+import { DbLockedError } from "../api/db/lock.ts";
 import { pollMailbox } from "../api/ingest/mailbox_poll.ts";
 import { pollableSourceIds } from "../api/routes/email_sources/queries.ts";
 import type { PollResult } from "../shared/contract/email_sources.ts";
@@ -48,7 +49,14 @@ export function registerMail(program: Command): void {
         console.error(error.message);
         Deno.exit(1);
       }
-      const deps = await openDeps(config, () => {});
+      let deps;
+      try {
+        deps = await openDeps(config, () => {});
+      } catch (error) {
+        if (!(error instanceof DbLockedError)) throw error;
+        console.error(error.message);
+        Deno.exit(1);
+      }
       const results: PollResult[] = [];
       try {
         const targets = ids?.length ? ids : await pollableSourceIds(deps.db);

@@ -5,6 +5,7 @@
 import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import postgres from "postgres";
+import { lockDataDir } from "./lock.ts";
 
 /** A row as the drivers return it. */
 export type Row = Record<string, unknown>;
@@ -26,7 +27,8 @@ const toNumber = (value: string) => Number(value);
 
 /**
  * Opens PostgreSQL when `url` is given, else PGlite in `dataDir` (in memory when `dataDir` is
- * `memory://`).
+ * `memory://`), holding the directory's lock until `close` (`DbLockedError` when another process
+ * has it).
  *
  * @example
  * const db = await openDb({ dataDir: "memory://" });
@@ -38,12 +40,19 @@ export async function openDb(options: { url?: string; dataDir?: string }): Promi
 }
 
 async function openPglite(dataDir: string): Promise<Db> {
-  if (!dataDir.startsWith("memory://")) await Deno.mkdir(dataDir, { recursive: true });
-  const pg = await PGlite.create({
-    dataDir,
-    extensions: { pg_trgm },
-    parsers: { [pgliteTypes.INT8]: toNumber, [pgliteTypes.NUMERIC]: toNumber },
-  });
+  // One process per directory (api/db/lock.ts): a second opener fails here, before PGlite starts.
+  const lock = dataDir.startsWith("memory://") ? null : await lockDataDir(dataDir);
+  let pg: PGlite;
+  try {
+    pg = await PGlite.create({
+      dataDir,
+      extensions: { pg_trgm },
+      parsers: { [pgliteTypes.INT8]: toNumber, [pgliteTypes.NUMERIC]: toNumber },
+    });
+  } catch (error) {
+    await lock?.release();
+    throw error;
+  }
   type Tx = Pick<PGlite, "query" | "exec">;
   const wrap = (conn: Tx, inTx: boolean, savepoints = { n: 0 }): Db => ({
     kind: "pglite",
@@ -57,7 +66,13 @@ async function openPglite(dataDir: string): Promise<Db> {
       if (!inTx) return pg.transaction((tx) => fn(wrap(tx, true)));
       return savepoint(wrap(conn, true, savepoints), `sp${++savepoints.n}`, fn);
     },
-    close: () => pg.close(),
+    close: async () => {
+      try {
+        await pg.close();
+      } finally {
+        await lock?.release();
+      }
+    },
   });
   return wrap(pg, false);
 }
@@ -107,4 +122,12 @@ export function isUniqueViolation(
 ): error is { constraint?: string; constraint_name?: string; detail?: string } {
   return typeof error === "object" && error !== null &&
     (error as { code?: string }).code === "23505";
+}
+
+/** True when `error` is a foreign-key violation (SQLSTATE 23503) on either driver. */
+export function isForeignKeyViolation(
+  error: unknown,
+): error is { constraint?: string; constraint_name?: string; detail?: string } {
+  return typeof error === "object" && error !== null &&
+    (error as { code?: string }).code === "23503";
 }

@@ -5,7 +5,7 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { HTTPException } from "hono/http-exception";
 import { z } from "zod";
-import { isUniqueViolation } from "../db/client.ts";
+import { isForeignKeyViolation, isUniqueViolation } from "../db/client.ts";
 import { logError } from "./log_error.ts";
 
 /** Field name → messages, for validation failures. */
@@ -62,7 +62,8 @@ function isCheckViolation(
 
 /**
  * Hono's onError: known errors keep their status and message; a unique violation is a 409 whose
- * message carries the constraint name and the duplicate key text; anything else is logged and
+ * message carries the constraint name and the duplicate key text; a foreign-key violation is a
+ * 400 naming the field (409 when a referenced row is removed); anything else is logged and
  * answered with a 500 that reveals nothing.
  */
 export function handleError(error: Error, c: Context): Response {
@@ -95,6 +96,20 @@ export function handleError(error: Error, c: Context): Response {
       { message: `A value breaks the check constraint "${constraint}".` },
       422,
     );
+  }
+  if (isForeignKeyViolation(error)) {
+    // "Key (email_source_id)=(7) is not present in table ..." names the field; a delete of a row
+    // still referenced reads "... is still referenced from table ...": a conflict.
+    const detail = error.detail ?? "";
+    const column = /Key \((\w+)\)=/.exec(detail)?.[1] ?? "";
+    const field = column.replace(/_([a-z])/g, (_, l: string) => l.toUpperCase());
+    if (/still referenced/.test(detail)) {
+      return c.json({ message: "This record is still in use and cannot be removed." }, 409);
+    }
+    const message = field
+      ? `${field}: the referenced record does not exist.`
+      : "A referenced record does not exist.";
+    return c.json({ message, ...(field && { errors: { [field]: [message] } }) }, 400);
   }
   // Never the error object itself: database errors carry the query's parameters.
   logError(`${c.req.method} ${c.req.path}`, error);

@@ -65,6 +65,11 @@ export interface Feed {
   /** The active sources of this feed that read from mailbox `emailSourceId`. */
   mailRules(db: Db, emailSourceId: number): Promise<MailRule[]>;
   /**
+   * Names of this feed's sources (active or not, not deleted) that read from mailbox
+   * `emailSourceId`: deleting that e-mail source is refused while there are any.
+   */
+  emailSourceUsers?(db: Db, emailSourceId: number): Promise<string[]>;
+  /**
    * Turns one file into data inside `tx` (the import run's transaction). Throwing fails the run
    * with the error's message and rolls back everything the feed wrote.
    */

@@ -3,7 +3,8 @@ import { ImapFlow } from "imapflow";
 import type { Config } from "../config.ts";
 import type { MailAccount } from "../routes/email_sources/queries.ts";
 import { imapEndpoint, mailLogin } from "../mail/endpoints.ts";
-import { serverName, tlsCaOption, tlsMismatchHint } from "../mail/tls.ts";
+import { tlsCaOption, tlsMismatchHint } from "../mail/tls.ts";
+import { OutboundRefused, resolveOutbound } from "../net/outbound.ts";
 
 /**
  * Connects and logs in; a failure says which server and why, never the secret.
@@ -14,16 +15,24 @@ import { serverName, tlsCaOption, tlsMismatchHint } from "../mail/tls.ts";
  */
 export async function connectImap(config: Config, account: MailAccount): Promise<ImapFlow> {
   const endpoint = imapEndpoint(account);
+  const where = `${endpoint.host}:${endpoint.port}`;
+  // The policy first: a refused address gets no connection, and no token is fetched for it.
+  const target = await resolveOutbound(config, endpoint.host, endpoint.port, "the incoming server")
+    .catch((error) => {
+      throw new Error(describeImapError(error, where, account.secret));
+    });
   const login = await mailLogin(config, account);
   const client = new ImapFlow({
-    host: endpoint.host,
+    // The checked address, so DNS cannot answer differently at connect time; the name for TLS.
+    host: target.address,
+    servername: target.servername,
     port: endpoint.port,
     secure: endpoint.tls === "implicit",
     doSTARTTLS: endpoint.tls === "starttls" ? true : endpoint.tls === "none" ? false : undefined,
     auth: login.kind === "password"
       ? { user: login.user, pass: login.pass }
       : { user: login.user, accessToken: login.accessToken },
-    tls: { ca: await tlsCaOption(config), servername: serverName(endpoint.host) },
+    tls: { ca: await tlsCaOption(config), servername: target.servername },
     logger: false,
     connectionTimeout: 15_000,
     greetingTimeout: 15_000,
@@ -38,12 +47,16 @@ export async function connectImap(config: Config, account: MailAccount): Promise
     await client.connect();
   } catch (error) {
     client.close();
-    throw new Error(describeImapError(error, `${endpoint.host}:${endpoint.port}`, account.secret));
+    throw new Error(describeImapError(error, where, account.secret));
   }
   return client;
 }
 
-/** A readable reason for a failed IMAP connection or login. */
+/**
+ * A readable reason for a failed IMAP connection or login. Whether the address was refused by the
+ * outbound policy, refused the connection, timed out or did not greet is not told apart (that
+ * would map the network for whoever edits a source); the detail goes to the server log.
+ */
 export function describeImapError(error: unknown, where: string, secret = ""): string {
   const e = error as {
     authenticationFailed?: boolean;
@@ -52,19 +65,25 @@ export function describeImapError(error: unknown, where: string, secret = ""): s
     responseText?: string;
   };
   let text: string;
-  if (e.authenticationFailed) {
+  if (error instanceof OutboundRefused) {
+    console.warn(`IMAP ${where}: ${error.message}`);
+    text = `Could not connect to the incoming server ${where}.`;
+  } else if (e.authenticationFailed) {
     text = `The incoming server ${where} refused the login${
       e.responseText ? `: ${e.responseText}` : "."
     }`;
   } else if (/unsupported authentication mechanism/i.test(e.message ?? "")) {
     text = `The incoming server ${where} refused the login: it does not offer this ` +
       "authentication method (XOAUTH2 for Microsoft accounts, a password otherwise).";
-  } else if (["ECONNREFUSED", "ENOTFOUND", "ETIMEDOUT", "EHOSTUNREACH"].includes(e.code ?? "")) {
-    text = `Could not reach the incoming server ${where} (${e.code}).`;
   } else if (tlsMismatchHint(e.message ?? "")) {
     text = `The incoming server ${where} failed: ${tlsMismatchHint(e.message ?? "")}.`;
+  } else if (e.code || /greeting|timeout|timed out|closed|socket|connect/i.test(e.message ?? "")) {
+    console.warn(mask(`IMAP ${where}: ${e.code ?? ""} ${e.message ?? ""}`, secret));
+    text = `Could not connect to the incoming server ${where}.`;
   } else {
     text = `The incoming server ${where} failed: ${e.responseText ?? e.message ?? String(error)}`;
   }
-  return secret ? text.replaceAll(secret, "********") : text;
+  return mask(text, secret);
 }
+
+const mask = (text: string, secret: string) => secret ? text.replaceAll(secret, "********") : text;

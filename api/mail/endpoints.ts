@@ -7,6 +7,7 @@
 import type { Config } from "../config.ts";
 import type { MailAccount } from "../routes/email_sources/queries.ts";
 import { msalAccessToken } from "./msal.ts";
+import type { SecretBinding } from "../secrets.ts";
 
 /** How the connection is secured. */
 export type TlsMode = "implicit" | "starttls" | "none";
@@ -60,4 +61,26 @@ export async function mailLogin(config: Config, account: MailAccount): Promise<M
   });
   // Exchange Online logs in the mailbox by its address; the username is that address too mostly.
   return { kind: "oauth2", user: account.email || account.username, accessToken };
+}
+
+/** What a source's secret is bound to, for `requireSecretForRebind` (api/secrets.ts). */
+export function mailSecretBinding(
+  account: ServerFields & Pick<MailAccount, "username" | "msalClientId" | "msalTenantId">,
+): SecretBinding {
+  const describe = (endpoint: () => Endpoint) => {
+    try {
+      const { host, port, tls } = endpoint();
+      return `${host.toLowerCase()}:${port} ${tls}`;
+    } catch {
+      return "none";
+    }
+  };
+  return {
+    "incoming server": describe(() => imapEndpoint(account)),
+    "outgoing server": describe(() => smtpEndpoint(account)),
+    username: account.username.trim(),
+    "Microsoft login": account.isMsal ? "on" : "off",
+    "tenant ID": account.isMsal ? account.msalTenantId.trim() : "",
+    "client ID": account.isMsal ? account.msalClientId.trim() : "",
+  };
 }

@@ -12,6 +12,7 @@ import {
 } from "@azure/msal-node";
 import type { Config } from "../config.ts";
 import { extraCaPem } from "./tls.ts";
+import { checkOutboundUrl, OutboundRefused } from "../net/outbound.ts";
 
 /** The scope that grants IMAP and SMTP access to Exchange Online for an app registration. */
 export const OUTLOOK_SCOPE = "https://outlook.office365.com/.default";
@@ -25,12 +26,15 @@ export interface MsalCredentials {
 
 const TIMEOUT_MS = 15_000;
 
-function fetchNetwork(client: Deno.HttpClient | undefined): INetworkModule {
+function fetchNetwork(config: Config, client: Deno.HttpClient | undefined): INetworkModule {
   const send = async <T>(
     method: "GET" | "POST",
     url: string,
     options?: NetworkRequestOptions,
   ): Promise<NetworkResponse<T>> => {
+    // Every request MSAL makes (metadata, then the token endpoint the metadata names) passes the
+    // outbound policy.
+    await checkOutboundUrl(config, url, "the Microsoft login endpoint");
     const response = await fetch(url, {
       method,
       headers: options?.headers,
@@ -92,7 +96,10 @@ async function application(
           knownAuthorities: [host.host],
         },
         system: {
-          networkClient: fetchNetwork(ca ? Deno.createHttpClient({ caCerts: [ca] }) : undefined),
+          networkClient: fetchNetwork(
+            config,
+            ca ? Deno.createHttpClient({ caCerts: [ca] }) : undefined,
+          ),
           loggerOptions: { loggerCallback: () => {}, piiLoggingEnabled: false },
         },
       });
@@ -127,7 +134,12 @@ export async function msalAccessToken(
     const app = await application(config, credentials);
     result = await app.acquireTokenByClientCredential({ scopes });
   } catch (error) {
-    const detail = error instanceof Error ? error.message.split("\n")[0] : String(error);
+    if (error instanceof OutboundRefused) console.warn(`MSAL: ${error.message}`);
+    const detail = error instanceof OutboundRefused
+      ? error.publicMessage
+      : error instanceof Error
+      ? error.message.split("\n")[0]
+      : String(error);
     throw new Error(`Could not get a Microsoft access token: ${detail}`.replaceAll(
       credentials.clientSecret,
       "********",

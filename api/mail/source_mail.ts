@@ -8,7 +8,8 @@ import { Buffer } from "node:buffer";
 import type { Config } from "../config.ts";
 import type { MailAccount } from "../routes/email_sources/queries.ts";
 import { mailLogin, smtpEndpoint } from "./endpoints.ts";
-import { serverName, tlsCaOption, tlsMismatchHint } from "./tls.ts";
+import { tlsCaOption, tlsMismatchHint } from "./tls.ts";
+import { OutboundRefused, resolveOutbound } from "../net/outbound.ts";
 
 /** One attachment. */
 export interface OutgoingAttachment {
@@ -52,9 +53,15 @@ export async function sendFromSource(
   message: SourceMessage,
 ): Promise<SentResult> {
   const endpoint = smtpEndpoint(account);
+  // The policy first: a refused address gets no connection, and no token is fetched for it.
+  const target = await resolveOutbound(config, endpoint.host, endpoint.port, "the outgoing server")
+    .catch((error) => {
+      throw new Error(describeSendError(error, endpoint.host, endpoint.port, account.secret));
+    });
   const login = account.isMsal || account.secret ? await mailLogin(config, account) : null;
   const transport = nodemailer.createTransport({
-    host: endpoint.host,
+    // The checked address, so DNS cannot answer differently at connect time; the name for TLS.
+    host: target.address,
     port: endpoint.port,
     secure: endpoint.tls === "implicit",
     requireTLS: endpoint.tls === "starttls",
@@ -64,7 +71,7 @@ export async function sendFromSource(
       : login.kind === "password"
       ? { user: login.user, pass: login.pass }
       : { type: "OAuth2", user: login.user, accessToken: login.accessToken },
-    tls: { ca: await tlsCaOption(config), servername: serverName(endpoint.host) },
+    tls: { ca: await tlsCaOption(config), servername: target.servername },
     connectionTimeout: 15_000,
     greetingTimeout: 15_000,
     socketTimeout: 60_000,
@@ -97,20 +104,33 @@ export async function sendFromSource(
   }
 }
 
+/**
+ * A readable reason for a failed send. A refused address, a refused connection, a time-out and a
+ * missing greeting read the same (telling them apart would map the network); the detail goes to
+ * the server log.
+ */
 function describeSendError(error: unknown, host: string, port: number, secret: string): string {
   const e = error as { code?: string; message?: string; response?: string };
   const where = `${host}:${port}`;
+  const mask = (text: string) => secret ? text.replaceAll(secret, "********") : text;
   let text: string;
-  if (e.code === "ECONNECTION" || e.code === "ETIMEDOUT" || e.code === "ESOCKET") {
-    text = `Could not reach the outgoing server ${where}: ${e.message ?? e.code}`;
+  if (error instanceof OutboundRefused) {
+    console.warn(`SMTP ${where}: ${error.message}`);
+    text = `Could not connect to the outgoing server ${where}.`;
+  } else if (tlsMismatchHint(e.message ?? "")) {
+    text = `Sending through ${where} failed: ${tlsMismatchHint(e.message ?? "")}.`;
+  } else if (
+    e.code === "ECONNECTION" || e.code === "ETIMEDOUT" || e.code === "ESOCKET" ||
+    e.code === "EDNS" || e.code === "EGREETING"
+  ) {
+    console.warn(mask(`SMTP ${where}: ${e.code} ${e.message ?? ""}`));
+    text = `Could not connect to the outgoing server ${where}.`;
   } else if (e.code === "EAUTH") {
     text = `The outgoing server ${where} refused the login: ${e.response ?? e.message}`;
   } else if (e.code === "EENVELOPE") {
     text = `The outgoing server ${where} refused the recipients: ${e.response ?? e.message}`;
-  } else if (tlsMismatchHint(e.message ?? "")) {
-    text = `Sending through ${where} failed: ${tlsMismatchHint(e.message ?? "")}.`;
   } else {
     text = `Sending through ${where} failed: ${e.message ?? String(error)}`;
   }
-  return secret ? text.replaceAll(secret, "********") : text;
+  return mask(text);
 }

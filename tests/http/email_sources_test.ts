@@ -86,14 +86,21 @@ Deno.test("e-mail sources contract", async (t) => {
       const keep = await admin.post("/api/email-sources/email/save", {
         ...source,
         id,
+        email: "renamed@example.test",
         password: "********",
-        isMsal: true,
-        msalClientId: "client-1",
-        msalTennentId: "tenant-1",
       });
       assert.equal(keep.status, 200);
       const account = await secretOf(id);
       assert.equal(account, SECRET);
+      const msal = await admin.post("/api/email-sources/email/save", {
+        ...source,
+        id,
+        password: "client-secret",
+        isMsal: true,
+        msalClientId: "client-1",
+        msalTennentId: "tenant-1",
+      });
+      assert.equal(msal.status, 200);
       const got = (await admin.get(`/api/email-sources/email/${id}`)).body as Record<
         string,
         unknown
@@ -104,12 +111,47 @@ Deno.test("e-mail sources contract", async (t) => {
       assert.equal(await secretOf(id), "new-secret");
     });
 
+    await t.step(
+      "the placeholder cannot move the secret to another server or account",
+      async () => {
+        const changes: Record<string, unknown>[] = [
+          { incomingServer: "127.0.0.2" },
+          { incomingPort: 10 },
+          { outgoingServer: "LOCALHOST" },
+          { outgoingPort: 10 },
+          { ssl: true },
+          { username: "someone-else@example.test" },
+          { isMsal: true },
+          { isMsal: true, msalClientId: "client-2", msalTennentId: "tenant-1" },
+        ];
+        for (const change of changes) {
+          const response = await admin.post("/api/email-sources/email/save", {
+            ...source,
+            id,
+            password: "********",
+            ...change,
+          });
+          assert.equal(response.status, 400, JSON.stringify(change));
+          const body = response.body as { message: string; errors: Record<string, string[]> };
+          assert.match(body.message, /Enter the password again/);
+          assert.ok(body.errors.password);
+        }
+        assert.equal(await secretOf(id), "new-secret");
+        const stored = (await admin.get(`/api/email-sources/email/${id}`)).body as Record<
+          string,
+          unknown
+        >;
+        assert.equal(stored.incomingServer, "127.0.0.1");
+        assert.equal(stored.incomingPort, 9);
+      },
+    );
+
     await t.step("keys are matched without case (Id, Username)", async () => {
       const response = await admin.post("/api/email-sources/email/save", {
         Id: id,
         Username: "orders@example.test",
         Email: "orders@example.test",
-        Password: "********",
+        Password: "new-secret",
         SSL: true,
         IncomingPort: "993",
       });
@@ -209,7 +251,7 @@ Deno.test("e-mail sources contract", async (t) => {
         id,
         ssl: false,
         outgoingPort: 9,
-        password: "********",
+        password: "new-secret",
       });
       const unreachable = await admin.post("/api/email-sources/send-test-email", {
         ToEmail: "someone@example.test",

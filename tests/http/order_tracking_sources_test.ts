@@ -2,13 +2,15 @@
 import assert from "node:assert/strict";
 import { ADMIN_PASSWORD, startTestServer } from "../support/server.ts";
 import { testClient } from "../support/http.ts";
-import { createSource, sourcePayload } from "../support/order_tracking.ts";
+import { createSource, defaultEmailSourceId, sourcePayload } from "../support/order_tracking.ts";
 
 Deno.test("order tracking sources contract", async (t) => {
   const server = await startTestServer();
   const admin = testClient(server.url);
   try {
     await admin.login("admin", ADMIN_PASSWORD);
+    // The mailbox the payloads name (emailSourceId 1): a foreign key holds sources to it.
+    assert.equal(await defaultEmailSourceId(admin), 1);
 
     await t.step(
       "creating a source answers it with every field and its normalisation",
@@ -120,6 +122,50 @@ Deno.test("order tracking sources contract", async (t) => {
         assert.match(body.errors[field]?.join(" ") ?? "", message, field);
         assert.match(body.message, new RegExp(field));
       }
+    });
+
+    await t.step("an e-mail source that does not exist is a 400 naming the field", async () => {
+      for (const emailSourceId of [999, 2147483647]) {
+        const response = await admin.post(
+          "/api/order-tracking-sources/save",
+          sourcePayload({ sourceName: "Nowhere", emailSourceId }),
+        );
+        assert.equal(response.status, 400);
+        const body = response.body as { message: string; errors: Record<string, string[]> };
+        assert.match(body.message, new RegExp(`E-mail source ${emailSourceId} does not exist`));
+        assert.ok(body.errors.emailSourceId);
+      }
+      const deleted = await admin.post("/api/email-sources/email/save", {
+        id: 0,
+        username: "gone@acme.example",
+        email: "gone@acme.example",
+        password: "gone-secret",
+      });
+      const goneId = (deleted.body as { id: number }).id;
+      assert.equal((await admin.post(`/api/email-sources/delete/${goneId}`)).status, 204);
+      const response = await admin.post(
+        "/api/order-tracking-sources/save",
+        sourcePayload({ sourceName: "Nowhere", emailSourceId: goneId }),
+      );
+      assert.equal(response.status, 400);
+    });
+
+    await t.step("the database refuses a dangling e-mail source id too", async () => {
+      await assert.rejects(
+        server.db.query(
+          `insert into order_tracking_sources (source_name, email_source_id, file_type,
+             from_email, subject_value, attachment_name, unique_column)
+           values ('x', 424242, 'csv', 'a@b.example', 'abc', 'x', 'CustomerPoNumber')`,
+        ),
+        (error: { code?: string }) => error.code === "23503",
+      );
+    });
+
+    await t.step("an e-mail source in use cannot be deleted: 409 naming its users", async () => {
+      const response = await admin.post("/api/email-sources/delete/1");
+      assert.equal(response.status, 409);
+      assert.match((response.body as { message: string }).message, /"Acme Supply"/);
+      assert.equal((await admin.get("/api/email-sources/email/1")).status, 200);
     });
 
     await t.step(

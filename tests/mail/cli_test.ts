@@ -1,4 +1,5 @@
 /** `cli mail poll` against the loopback Dovecot (tests/services/up.sh), on its own database. */
+import { TEST_OUTBOUND_ALLOW } from "../support/server.ts";
 import assert from "node:assert/strict";
 import { loadConfig } from "../../api/config.ts";
 import { openDeps } from "../../api/server.ts";
@@ -34,6 +35,7 @@ Deno.test({
       SECRET_KEY: generateSecretKey(),
       ADMIN_PASSWORD: "admin-test-password",
       MAIL_CA_FILE: readServices().caPath,
+      OUTBOUND_ALLOW: TEST_OUTBOUND_ALLOW,
     };
     try {
       const user = await addMailUser(uniqueName("cli"));

@@ -4,6 +4,7 @@
  * killed in the middle of an import transaction; and two server processes on one PostgreSQL.
  * Needs the loopback mail servers (tests/services/up.sh).
  */
+import { TEST_OUTBOUND_ALLOW } from "../support/server.ts";
 import assert from "node:assert/strict";
 import { freshPostgresDatabase } from "../support/db.ts";
 import { loadConfig } from "../../api/config.ts";
@@ -41,6 +42,7 @@ function processEnv(database: Record<string, string>): Record<string, string> {
     SECRET_KEY: generateSecretKey(),
     ADMIN_PASSWORD: "admin-test-password",
     MAIL_CA_FILE: readServices().caPath,
+    OUTBOUND_ALLOW: TEST_OUTBOUND_ALLOW,
     MAIL_POLL_SECONDS: "5",
     JOBS_TICK_SECONDS: "1",
     // A killed process's leases run out quickly, so the next one takes over without a long wait.

@@ -40,11 +40,45 @@ export function sourcePayload(overrides: Record<string, unknown> = {}): Record<s
   };
 }
 
-/** Saves a source over HTTP and returns its id; throws unless the answer is 200. */
+/** The mailbox that test sources read from unless they name another: no server, never polled. */
+export const TEST_MAILBOX = "orders-mailbox@acme.example";
+
+/**
+ * The id of the test sources' default e-mail source, created on first use (a foreign key holds
+ * order tracking sources to it). On a fresh database it is the first e-mail source: id 1, the
+ * `emailSourceId` of `sourcePayload`.
+ */
+export async function defaultEmailSourceId(client: TestClient): Promise<number> {
+  const pairs = (await client.get("/api/email-sources/email-list")).body as {
+    item1: string;
+    item2: number;
+  }[];
+  const found = pairs.find((pair) => pair.item1 === TEST_MAILBOX);
+  if (found) return found.item2;
+  const saved = await client.post("/api/email-sources/email/save", {
+    id: 0,
+    username: TEST_MAILBOX,
+    email: TEST_MAILBOX,
+    password: "not-used-secret",
+    incomingServer: "",
+    outgoingServer: "",
+    ssl: false,
+  });
+  if (saved.status !== 200) throw new Error(`e-mail source save answered ${saved.status}`);
+  return (saved.body as { id: number }).id;
+}
+
+/**
+ * Saves a source over HTTP and returns its id; throws unless the answer is 200. Without an
+ * `emailSourceId` it reads from the default test mailbox.
+ */
 export async function createSource(
   client: TestClient,
   overrides: Record<string, unknown> = {},
 ): Promise<number> {
+  if (!("emailSourceId" in overrides)) {
+    overrides = { ...overrides, emailSourceId: await defaultEmailSourceId(client) };
+  }
   const response = await client.post("/api/order-tracking-sources/save", sourcePayload(overrides));
   if (response.status !== 200) {
     throw new Error(`save answered ${response.status}: ${JSON.stringify(response.body)}`);

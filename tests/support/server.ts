@@ -9,6 +9,8 @@ import { type RunningServer, startServer } from "../../api/server.ts";
 import { freshPostgresDatabase } from "./db.ts";
 
 export const ADMIN_PASSWORD = "admin-test-password";
+/** What the tests admit of the outbound policy: their loopback servers. */
+export const TEST_OUTBOUND_ALLOW = "127.0.0.0/8,::1";
 const webDist = new URL("../../web/dist/", import.meta.url).pathname;
 
 /** Flags and fields of a user made for a test. */
@@ -43,6 +45,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     PORT: "0",
     DATA_DIR: "memory://",
     ADMIN_PASSWORD,
+    // The loopback mail, SFTP and token servers of the tests (docs/outbound.md).
+    OUTBOUND_ALLOW: TEST_OUTBOUND_ALLOW,
     ...overrides,
   });
 }

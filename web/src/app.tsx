@@ -11,6 +11,7 @@ import { FallbackPage } from "./components/fallback_page.tsx";
 import { Loading } from "./components/loading.tsx";
 import { NavBar } from "./components/nav_bar.tsx";
 import { AdminGuard, RouteGuard } from "./components/route_guard.tsx";
+import { ORDER_SUBMISSION_ROUTES } from "./features/order_submission/routes.ts";
 
 type Page = LazyExoticComponent<ComponentType>;
 
@@ -81,22 +82,7 @@ export const GUARDED_ROUTES: readonly GuardedRoute[] = [
     path: "/inventory-sources/manually-process/:id",
     Page: lazy(() => import("./routes/inventory_sources/manual_process_page.tsx")),
   },
-  {
-    path: "/order-submission/sources",
-    Page: lazy(() => import("./routes/order_submission/source_list_page.tsx")),
-  },
-  {
-    path: "/order-submission/sources/edit/:sourceId",
-    Page: lazy(() => import("./routes/order_submission/source_edit_page.tsx")),
-  },
-  {
-    path: "/order-submission/vendor",
-    Page: lazy(() => import("./routes/order_submission/vendor_list_page.tsx")),
-  },
-  {
-    path: "/order-submission/vendor/edit/:vendorId",
-    Page: lazy(() => import("./routes/order_submission/vendor_edit_page.tsx")),
-  },
+  ...ORDER_SUBMISSION_ROUTES,
   {
     path: "/notification-settings",
     Page: lazy(() => import("./routes/notification_settings/setting_list_page.tsx")),

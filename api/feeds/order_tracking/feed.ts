@@ -129,6 +129,14 @@ export async function importOrderFile(tx: Db, file: ImportFile): Promise<ImportO
 export const orderTrackingFeed: Feed = {
   name: "order-tracking",
   mailRules: orderTrackingMailRules,
+  async emailSourceUsers(db, emailSourceId) {
+    const rows = await db.query<{ sourceName: string }>(
+      `select source_name as "sourceName" from order_tracking_sources
+        where email_source_id = $1 and not deleted_status order by lower(source_name), id`,
+      [emailSourceId],
+    );
+    return rows.map((r) => `order tracking source "${r.sourceName}"`);
+  },
   process: (tx, _deps, file) => importOrderFile(tx, file),
 };
 

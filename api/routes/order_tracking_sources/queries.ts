@@ -6,7 +6,7 @@ import {
   type OrderTrackingSource,
   type SourceSaveRequest,
 } from "../../../shared/contract/order_tracking.ts";
-import { notFound } from "../../http/errors.ts";
+import { badRequest, notFound } from "../../http/errors.ts";
 import { snakeCase } from "../../db/names.ts";
 
 const normalizationColumns = ORDER_FIELDS.map((field) => `n.${snakeCase(field)} as "${field}"`)
@@ -70,6 +70,24 @@ export async function findSource(db: Db, id: number): Promise<OrderTrackingSourc
 }
 
 /**
+ * The e-mail source a save names must exist and not be deleted: 400 naming the field otherwise
+ * (the foreign key would answer too, less clearly). A source keeping the e-mail source it has
+ * passes even when that one was deleted since, so its other fields can still be edited.
+ */
+async function requireEmailSource(tx: Db, id: number, emailSourceId: number): Promise<void> {
+  const [row] = await tx.query<{ live: boolean; kept: boolean }>(
+    `select exists (select 1 from email_sources where id = $2 and deleted_at is null) as live,
+            exists (select 1 from order_tracking_sources s join email_sources e
+                      on e.id = s.email_source_id
+                     where s.id = $1 and s.email_source_id = $2) as kept`,
+    [id, emailSourceId],
+  );
+  if (row.live || row.kept) return;
+  const message = `E-mail source ${emailSourceId} does not exist.`;
+  throw badRequest(message, { emailSourceId: [message] });
+}
+
+/**
  * Creates (id 0 or absent) or updates a source and its column normalisation in one transaction.
  *
  * @throws 404 when updating a source that does not exist or is deleted
@@ -93,6 +111,7 @@ export async function saveSource(db: Db, input: SourceSaveRequest): Promise<Orde
     ];
     let id = input.id ?? 0;
     const creating = id === 0;
+    await requireEmailSource(tx, id, input.emailSourceId);
     if (creating) {
       const [row] = await tx.query<{ id: number }>(
         `insert into order_tracking_sources

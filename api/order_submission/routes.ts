@@ -1,0 +1,70 @@
+/**
+ * /api/order-submission: order submission sources and vendor sources (spec part 2, section 7).
+ * Each route carries its own submissionUser guard (not `.use`), so no router mounted near this
+ * prefix inherits it.
+ */
+import { Hono } from "hono";
+import {
+  orderSubmissionSourceSave,
+  orderVendorSourceSave,
+} from "../../shared/contract/order_submission.ts";
+import { requireFlag } from "../auth/guards.ts";
+import type { AppEnv } from "../deps.ts";
+import { notFound } from "../http/errors.ts";
+import { body, idParam } from "../http/validate.ts";
+import {
+  deleteSubmissionSource,
+  deleteVendor,
+  deleteVendorAlias,
+  findSubmissionSource,
+  findVendor,
+  listSubmissionSources,
+  listVendors,
+  saveSubmissionSource,
+  saveVendor,
+  submissionSourcePicker,
+} from "./queries.ts";
+
+const guard = requireFlag("submissionUser");
+
+export const orderSubmissionRoutes = new Hono<AppEnv>()
+  .get("/sources/active", guard, async (c) => c.json(await listSubmissionSources(c.var.deps.db)))
+  .get("/sources/get/:id", guard, body("param", idParam), async (c) => {
+    const { id } = c.req.valid("param");
+    const source = await findSubmissionSource(c.var.deps.db, id);
+    if (!source) throw notFound(`Order submission source ${id}`);
+    return c.json(source);
+  })
+  .post("/sources/save", guard, body("json", orderSubmissionSourceSave), async (c) => {
+    return c.json(await saveSubmissionSource(c.var.deps.db, c.req.valid("json")));
+  })
+  .post("/sources/delete/:id", guard, body("param", idParam), async (c) => {
+    const { id } = c.req.valid("param");
+    if (!await deleteSubmissionSource(c.var.deps.db, id)) {
+      throw notFound(`Order submission source ${id}`);
+    }
+    return c.body(null, 204);
+  })
+  .get("/order-submission-list", guard, async (c) => {
+    return c.json(await submissionSourcePicker(c.var.deps.db));
+  })
+  .get("/vendor/active", guard, async (c) => c.json(await listVendors(c.var.deps.db)))
+  .get("/vendor/get/:id", guard, body("param", idParam), async (c) => {
+    const { id } = c.req.valid("param");
+    const vendor = await findVendor(c.var.deps.db, id);
+    if (!vendor) throw notFound(`Vendor source ${id}`);
+    return c.json(vendor);
+  })
+  .post("/vendor/save", guard, body("json", orderVendorSourceSave), async (c) => {
+    return c.json(await saveVendor(c.var.deps.db, c.req.valid("json")));
+  })
+  .post("/vendor/delete/:id", guard, body("param", idParam), async (c) => {
+    const { id } = c.req.valid("param");
+    if (!await deleteVendor(c.var.deps.db, id)) throw notFound(`Vendor source ${id}`);
+    return c.body(null, 204);
+  })
+  .post("/vendor/alias/delete/:id", guard, body("param", idParam), async (c) => {
+    const { id } = c.req.valid("param");
+    if (!await deleteVendorAlias(c.var.deps.db, id)) throw notFound(`Vendor alias ${id}`);
+    return c.body(null, 204);
+  });

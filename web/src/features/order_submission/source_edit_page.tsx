@@ -1,0 +1,298 @@
+import { Button, Card, Container, Flex, Grid, Heading, Text } from "@radix-ui/themes";
+import { useEffect, useState } from "react";
+import { type Control, Controller, useForm } from "react-hook-form";
+import { toast } from "sonner";
+import { Link, useParams } from "wouter";
+import {
+  NEW_ORDER_SUBMISSION_SOURCE_FORM,
+  type OrderSubmissionSource,
+  type OrderSubmissionSourceForm,
+  orderSubmissionSourceForm,
+  orderSubmissionSourceFormToSave,
+} from "../../../../shared/contract/order_submission.ts";
+import { isSuccess, readErrorMessage } from "../../api/http.ts";
+import { TextField } from "../../components/text_field.tsx";
+import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
+import {
+  fetchEmailSourcePicker,
+  fetchSubmissionSource,
+  type PickerPair,
+  saveSubmissionSource,
+} from "./api.ts";
+import { formResolver, PickerField, SwitchField } from "./fields.tsx";
+
+/** Texts of spec part 2, sections 2 and 8. */
+export const SOURCE_TEXTS = {
+  saved: "Order submission source saved successfully!",
+  loadFailed: "Failed to load order submission source data",
+  emailSourcesFailed: "Failed to load email sources",
+  unexpected: "Save failed - unexpected response",
+  tryAgain: "Save failed - please try again",
+} as const;
+
+/** The form's values of a stored source (numbers and the e-mail source id as text). */
+function sourceToForm(source: OrderSubmissionSource): OrderSubmissionSourceForm {
+  const form = { ...NEW_ORDER_SUBMISSION_SOURCE_FORM };
+  for (const key of Object.keys(form) as (keyof OrderSubmissionSourceForm)[]) {
+    const value = source[key];
+    (form as Record<string, unknown>)[key] = typeof form[key] === "boolean"
+      ? Boolean(value)
+      : value === null || value === undefined
+      ? ""
+      : String(value);
+  }
+  return form;
+}
+
+function SwitchControl(
+  { control, name, label }: {
+    control: Control<OrderSubmissionSourceForm>;
+    name:
+      | "containsNotExact"
+      | "noAttachmentsNeedsLinkClick"
+      | "ordersAreAllQuantityOne"
+      | "downloadSpreadsheet"
+      | "downloadPdf"
+      | "activeStatus";
+    label: string;
+  },
+) {
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <SwitchField label={label} checked={field.value} onChange={field.onChange} />
+      )}
+    />
+  );
+}
+
+/** /order-submission/sources/edit/{sourceId}: create (0) or edit an order submission source. */
+export default function SourceEditPage() {
+  const params = useParams<{ sourceId: string }>();
+  const [sourceId, setSourceId] = useState(() => Number(params.sourceId) || 0);
+  const [emailSources, setEmailSources] = useState<PickerPair[]>([]);
+  const { state: saveState, run } = useSaveState(3000);
+  const [loaded, setLoaded] = useState(() => (Number(params.sourceId) || 0) === 0);
+  const { register, handleSubmit, control, reset, watch, formState: { errors } } = useForm<
+    OrderSubmissionSourceForm
+  >({
+    resolver: formResolver(orderSubmissionSourceForm),
+    defaultValues: NEW_ORDER_SUBMISSION_SOURCE_FORM,
+  });
+
+  useEffect(() => {
+    const id = Number(params.sourceId) || 0;
+    let cancelled = false;
+    fetchEmailSourcePicker().then((list) => !cancelled && setEmailSources(list)).catch(
+      (error) => {
+        console.error(error);
+        toast.error(SOURCE_TEXTS.emailSourcesFailed);
+      },
+    );
+    if (id !== 0) {
+      setLoaded(false);
+      fetchSubmissionSource(id).then((source) => {
+        if (!cancelled) reset(sourceToForm(source));
+      }).catch((error) => {
+        console.error(error);
+        toast.error(SOURCE_TEXTS.loadFailed);
+      }).finally(() => !cancelled && setLoaded(true));
+    }
+    return () => {
+      cancelled = true;
+    };
+  }, [params.sourceId, reset]);
+
+  const onSubmit = async (values: OrderSubmissionSourceForm) => {
+    let failure: string = SOURCE_TEXTS.tryAgain;
+    const ok = await run(async () => {
+      const response = await saveSubmissionSource(
+        orderSubmissionSourceFormToSave(sourceId, values),
+      );
+      if (!isSuccess(response)) {
+        failure = response.status < 400
+          ? SOURCE_TEXTS.unexpected
+          : (await readErrorMessage(response)) ?? SOURCE_TEXTS.tryAgain;
+        throw new Error(failure);
+      }
+      const body = await response.json().catch(() => null) as { id?: number } | null;
+      if (body?.id) setSourceId(body.id);
+    });
+    if (ok) toast.success(SOURCE_TEXTS.saved);
+    else toast.error(failure);
+  };
+
+  const linkClick = watch("noAttachmentsNeedsLinkClick");
+  return (
+    <Container size="3" p="4">
+      <Flex direction="column" gap="2" mb="4">
+        <Text size="2">
+          <Link href="/order-submission/sources">← Back to Order Submission Sources</Link>
+        </Text>
+        <Heading as="h1">
+          {sourceId === 0 ? "Create New" : "Edit Order Submission Source"}
+        </Heading>
+      </Flex>
+      {!loaded && <Text as="p">Loading...</Text>}
+      <form noValidate onSubmit={handleSubmit(onSubmit)} hidden={!loaded}>
+        <Flex direction="column" gap="4">
+          <Card asChild>
+            <section aria-labelledby="source-info-heading">
+              <Heading as="h2" size="4" id="source-info-heading" mb="3">Source Information</Heading>
+              <Grid columns={{ initial: "1", sm: "2" }} gap="3">
+                <TextField
+                  label="Source Name"
+                  error={errors.sourceName?.message}
+                  {...register("sourceName")}
+                />
+                <Controller
+                  control={control}
+                  name="emailSourceId"
+                  render={({ field }) => (
+                    <PickerField
+                      label="Email Source"
+                      value={field.value}
+                      onChange={field.onChange}
+                      options={emailSources}
+                      placeholder="Choose an e-mail source"
+                      error={errors.emailSourceId?.message}
+                    />
+                  )}
+                />
+                <TextField
+                  label="From Email"
+                  type="email"
+                  error={errors.fromEmail?.message}
+                  {...register("fromEmail")}
+                />
+                <TextField
+                  label="File Type"
+                  placeholder="CSV, XLSX"
+                  error={errors.fileType?.message}
+                  {...register("fileType")}
+                />
+                <SwitchControl control={control} name="activeStatus" label="Active Source" />
+              </Grid>
+            </section>
+          </Card>
+          <Card asChild>
+            <section aria-labelledby="source-mail-heading">
+              <Heading as="h2" size="4" id="source-mail-heading" mb="3">Email Processing</Heading>
+              <Grid columns={{ initial: "1", sm: "2" }} gap="3">
+                <TextField
+                  label="Subject Value"
+                  error={errors.subjectValue?.message}
+                  {...register("subjectValue")}
+                />
+                <TextField
+                  label="Attachment Name"
+                  error={errors.attachmentName?.message}
+                  {...register("attachmentName")}
+                />
+                <TextField
+                  label="Expected Attachment Count"
+                  inputMode="numeric"
+                  error={errors.expectedAttachmentCount?.message}
+                  {...register("expectedAttachmentCount")}
+                />
+                <TextField
+                  label="Expected Number of Batch Emails"
+                  inputMode="numeric"
+                  error={errors.expectedNumberOfBatchEmails?.message}
+                  {...register("expectedNumberOfBatchEmails")}
+                />
+                <SwitchControl
+                  control={control}
+                  name="containsNotExact"
+                  label="Subject Contains Text (Not Exact)"
+                />
+                <SwitchControl
+                  control={control}
+                  name="ordersAreAllQuantityOne"
+                  label="Orders Are All Quantity One"
+                />
+                <SwitchControl
+                  control={control}
+                  name="noAttachmentsNeedsLinkClick"
+                  label="No Attachments - Needs Link Click"
+                />
+              </Grid>
+            </section>
+          </Card>
+          {linkClick && (
+            <Card asChild>
+              <section aria-labelledby="source-link-heading">
+                <Heading as="h2" size="4" id="source-link-heading" mb="1">
+                  Link Click Download
+                </Heading>
+                <Text as="p" size="2" color="gray" mb="3">
+                  The order file is downloaded from a link in the e-mail: the link whose text is the
+                  button text, else the first link after the preceding text, else a link containing
+                  the always-contained text.
+                </Text>
+                <Grid columns={{ initial: "1", sm: "2" }} gap="3">
+                  <TextField
+                    label="Link Click Preceded By Text"
+                    error={errors.linkClickPreceededByText?.message}
+                    {...register("linkClickPreceededByText")}
+                  />
+                  <TextField
+                    label="Link Click Always Contains Text"
+                    error={errors.linkClickAlwaysContainsText?.message}
+                    {...register("linkClickAlwaysContainsText")}
+                  />
+                  <SwitchControl
+                    control={control}
+                    name="downloadSpreadsheet"
+                    label="Download Spreadsheet"
+                  />
+                  <SwitchControl control={control} name="downloadPdf" label="Download PDF" />
+                  <TextField
+                    label="Spreadsheet Download Button Text"
+                    error={errors.spreadsheetDownloadButtonText?.message}
+                    {...register("spreadsheetDownloadButtonText")}
+                  />
+                  <TextField
+                    label="PDF Download Button Text"
+                    error={errors.pdfDownloadButtonText?.message}
+                    {...register("pdfDownloadButtonText")}
+                  />
+                  <TextField
+                    label="Spreadsheet Type"
+                    placeholder="xlsx"
+                    error={errors.spreadsheetType?.message}
+                    {...register("spreadsheetType")}
+                  />
+                  <TextField
+                    label="Spreadsheet Download Name"
+                    error={errors.spreadsheetDownloadName?.message}
+                    {...register("spreadsheetDownloadName")}
+                  />
+                  <TextField
+                    label="PDF Download Name"
+                    error={errors.pdfDownloadName?.message}
+                    {...register("pdfDownloadName")}
+                  />
+                </Grid>
+              </section>
+            </Card>
+          )}
+          <Flex gap="3">
+            <Button
+              type="submit"
+              disabled={saveState === "saving"}
+              color={saveState === "error" ? "red" : saveState === "saved" ? "green" : undefined}
+            >
+              {SAVE_BUTTON_TEXT[saveState]}
+            </Button>
+            <Button type="button" variant="soft" asChild>
+              <Link href="/order-submission/sources">Back to Sources</Link>
+            </Button>
+          </Flex>
+        </Flex>
+      </form>
+    </Container>
+  );
+}

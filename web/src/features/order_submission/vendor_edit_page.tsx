@@ -1,0 +1,485 @@
+import { Box, Button, Card, Container, Flex, Grid, Heading, Text } from "@radix-ui/themes";
+import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { type Control, Controller, useForm } from "react-hook-form";
+import { Link, useLocation, useParams } from "wouter";
+import { decodeBase64, encodeBase64 } from "../../../../shared/base64.ts";
+import {
+  MAP_FIELDS,
+  NEW_ORDER_VENDOR_SOURCE_FORM,
+  type OrderVendorSourceForm,
+  orderVendorSourceForm,
+  orderVendorSourceFormToSave,
+  STATIC_FIELDS,
+  type TemplateFile,
+  type VendorAlias,
+  vendorSaveErrorText,
+} from "../../../../shared/contract/order_submission.ts";
+import { isSuccess, readErrorMessage } from "../../api/http.ts";
+import { DeleteDialog } from "../../components/delete_dialog.tsx";
+import { ErrorAlert } from "../../components/error_alert.tsx";
+import { TextField } from "../../components/text_field.tsx";
+import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
+import { AliasEditor } from "./alias_editor.tsx";
+import {
+  deleteVendorAlias,
+  fetchEmailSourcePicker,
+  fetchSubmissionSourcePicker,
+  fetchVendor,
+  type OrderVendorSource,
+  type PickerPair,
+  saveVendor,
+} from "./api.ts";
+import { formResolver, PickerField, SwitchField, TextAreaField } from "./fields.tsx";
+import { BANNER_MS, MAP_LABELS, VENDOR_TEXTS, vendorToForm } from "./vendor_form.ts";
+
+type SwitchName =
+  | "vendorWantsTrimmedItemDescription"
+  | "vendorWantsNonDailySubmission"
+  | "vendorWantsAllAlignedLeft"
+  | "vendorWantsPDF"
+  | "vendorWantsSpreadsheet"
+  | "vendorWantsForwardedEmail"
+  | "vendorWantsAllData"
+  | "activeStatus"
+  | "deletedStatus";
+
+function SwitchControl(
+  { control, name, label }: {
+    control: Control<OrderVendorSourceForm>;
+    name: SwitchName;
+    label: string;
+  },
+) {
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <SwitchField label={label} checked={field.value} onChange={field.onChange} />
+      )}
+    />
+  );
+}
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <Card asChild>
+      <section aria-labelledby={id}>
+        <Heading as="h2" size="4" id={id} mb="3">{title}</Heading>
+        {children}
+      </section>
+    </Card>
+  );
+}
+
+/** Offers the stored template as a file download. */
+function downloadTemplate(template: TemplateFile) {
+  const bytes = decodeBase64(template.fileData);
+  const url = URL.createObjectURL(new Blob([bytes], { type: "application/octet-stream" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = template.fileName;
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** /order-submission/vendor/edit/{vendorId}: create (0 or missing) or edit a vendor. */
+export default function VendorEditPage() {
+  const params = useParams<{ vendorId?: string }>();
+  const [, navigate] = useLocation();
+  const [vendorId, setVendorId] = useState(() => Number(params.vendorId) || 0);
+  const [sources, setSources] = useState<PickerPair[]>([]);
+  const [emailSources, setEmailSources] = useState<PickerPair[]>([]);
+  const [loadErrors, setLoadErrors] = useState<string[]>([]);
+  const [loaded, setLoaded] = useState(() => (Number(params.vendorId) || 0) === 0);
+  const [aliases, setAliases] = useState<VendorAlias[]>([]);
+  const [deletingAlias, setDeletingAlias] = useState<number | null>(null);
+  const [existingTemplate, setExistingTemplate] = useState<TemplateFile | null>(null);
+  const [chosenTemplate, setChosenTemplate] = useState<{ fileName: string; base64: string } | null>(
+    null,
+  );
+  const [banner, setBanner] = useState<string | null>(null);
+  const bannerTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const [saved, setSaved] = useState(false);
+  const { state: saveState, run } = useSaveState(BANNER_MS);
+  const fileInputId = useId();
+  const {
+    register,
+    handleSubmit,
+    control,
+    reset,
+    watch,
+    setValue,
+    formState: { errors },
+  } = useForm<OrderVendorSourceForm>({
+    resolver: formResolver(orderVendorSourceForm),
+    defaultValues: NEW_ORDER_VENDOR_SOURCE_FORM,
+  });
+
+  useEffect(() => () => clearTimeout(bannerTimer.current), []);
+
+  useEffect(() => {
+    const id = Number(params.vendorId) || 0;
+    let cancelled = false;
+    const failed = (text: string) => (error: unknown) => {
+      console.error(error);
+      if (!cancelled) setLoadErrors((current) => [...current, text]);
+    };
+    fetchSubmissionSourcePicker().then((list) => !cancelled && setSources(list)).catch(
+      failed(VENDOR_TEXTS.loadSourcesFailed),
+    );
+    fetchEmailSourcePicker().then((list) => !cancelled && setEmailSources(list)).catch(
+      failed(VENDOR_TEXTS.loadEmailSourcesFailed),
+    );
+    if (id !== 0) {
+      setLoaded(false);
+      fetchVendor(id).then((vendor) => {
+        if (cancelled) return;
+        reset(vendorToForm(vendor));
+        setAliases(vendor.vendorSourceAliases);
+        setExistingTemplate(vendor.existingTemplate);
+      }).catch(failed(VENDOR_TEXTS.loadVendorFailed)).finally(() => !cancelled && setLoaded(true));
+    }
+    return () => {
+      cancelled = true;
+    };
+  }, [params.vendorId, reset]);
+
+  const showBanner = (text: string) => {
+    clearTimeout(bannerTimer.current);
+    setBanner(text);
+    bannerTimer.current = setTimeout(() => setBanner(null), BANNER_MS);
+  };
+
+  const onSubmit = async (values: OrderVendorSourceForm) => {
+    let failure = "";
+    const ok = await run(async () => {
+      let response: Response;
+      try {
+        response = await saveVendor(
+          orderVendorSourceFormToSave(vendorId, values, aliases, chosenTemplate, existingTemplate),
+        );
+      } catch (error) {
+        console.error(error);
+        failure = vendorSaveErrorText(null, "");
+        throw error;
+      }
+      if (!isSuccess(response)) {
+        if (response.status < 400) {
+          failure = VENDOR_TEXTS.unexpectedStatus;
+        } else {
+          const text = await response.clone().text().catch(() => "");
+          const message = await readErrorMessage(response);
+          failure = vendorSaveErrorText(response.status, message ?? text);
+        }
+        throw new Error(failure);
+      }
+      const vendor = await response.json().catch(() => null) as OrderVendorSource | null;
+      if (vendor?.id) {
+        setVendorId(vendor.id);
+        setAliases(vendor.vendorSourceAliases);
+        setExistingTemplate(vendor.existingTemplate);
+        setChosenTemplate(null);
+        setValue("submitFileTemplateFileName", "");
+      }
+    });
+    if (ok) {
+      setSaved(true);
+      clearTimeout(bannerTimer.current);
+      setBanner(null);
+    } else {
+      showBanner(failure);
+    }
+  };
+
+  const chooseTemplate = async (file: File | undefined) => {
+    if (!file) {
+      setChosenTemplate(null);
+      setValue("submitFileTemplateFileName", "", { shouldValidate: true });
+      return;
+    }
+    setValue("submitFileTemplateFileName", file.name, { shouldValidate: true });
+    setChosenTemplate({
+      fileName: file.name,
+      base64: encodeBase64(new Uint8Array(await file.arrayBuffer())),
+    });
+  };
+
+  const confirmAliasDelete = async () => {
+    if (deletingAlias === null) return false;
+    const alias = aliases[deletingAlias];
+    if (alias && alias.id > 0) {
+      try {
+        const response = await deleteVendorAlias(alias.id);
+        if (!isSuccess(response)) {
+          console.error("Error deleting vendor alias", response.status);
+          return false;
+        }
+      } catch (error) {
+        console.error("Error deleting vendor alias", error);
+        return false;
+      }
+    }
+    setAliases((current) => current.filter((_, i) => i !== deletingAlias));
+    return true;
+  };
+
+  const trimming = watch("vendorWantsTrimmedItemDescription");
+  const nonDaily = watch("vendorWantsNonDailySubmission");
+  return (
+    <Container size="3" p="4">
+      <Flex direction="column" gap="2" mb="4">
+        <Text size="2">
+          <Link href="/order-submission/vendor">← Back to Vendor Sources</Link>
+        </Text>
+        <Heading as="h1">
+          {vendorId === 0 ? "Create Order Vendor Source" : "Edit Order Vendor Source"}
+        </Heading>
+      </Flex>
+      {loadErrors.map((text) => (
+        <Box key={text} mb="3">
+          <ErrorAlert>{text}</ErrorAlert>
+        </Box>
+      ))}
+      {!loaded && <Text as="p">Loading...</Text>}
+      <form noValidate onSubmit={handleSubmit(onSubmit)} hidden={!loaded}>
+        <Flex direction="column" gap="4">
+          <Section id="vendor-info-heading" title="Vendor Information">
+            <Grid columns={{ initial: "1", sm: "2" }} gap="3" mb="4">
+              <Controller
+                control={control}
+                name="orderSubmissionSourceId"
+                render={({ field }) => (
+                  <PickerField
+                    label="Order Submission Sources *"
+                    value={field.value}
+                    onChange={field.onChange}
+                    options={sources}
+                    placeholder="Choose an order submission source"
+                    error={errors.orderSubmissionSourceId?.message}
+                  />
+                )}
+              />
+              <TextField
+                label="Vendor Name From File *"
+                error={errors.vendorNameFromFile?.message}
+                {...register("vendorNameFromFile")}
+              />
+              <TextField
+                label="Vendor Provided Account Number"
+                error={errors.vendorProvidedAccountNumber?.message}
+                {...register("vendorProvidedAccountNumber")}
+              />
+              <Controller
+                control={control}
+                name="sendFromEmailSourceModelId"
+                render={({ field }) => (
+                  <PickerField
+                    label="Send from Email Source *"
+                    value={field.value}
+                    onChange={field.onChange}
+                    options={emailSources}
+                    placeholder="Choose an e-mail source"
+                    error={errors.sendFromEmailSourceModelId?.message}
+                  />
+                )}
+              />
+            </Grid>
+            <AliasEditor aliases={aliases} onChange={setAliases} onDelete={setDeletingAlias} />
+          </Section>
+
+          <Section id="vendor-mail-heading" title="Email Configuration">
+            <Grid columns={{ initial: "1", sm: "2" }} gap="3">
+              <TextField
+                label="Submit Emails *"
+                error={errors.submitEmails?.message}
+                {...register("submitEmails")}
+              />
+              <TextField
+                label="Submit Cc Emails"
+                error={errors.submitCcEmails?.message}
+                {...register("submitCcEmails")}
+              />
+              <TextField
+                label="Submit Bcc Emails"
+                error={errors.submitBccEmails?.message}
+                {...register("submitBccEmails")}
+              />
+              <TextField
+                label="Submit Email Subject Line *"
+                error={errors.submitEmailSubjectLine?.message}
+                {...register("submitEmailSubjectLine")}
+              />
+            </Grid>
+            <Box mt="3">
+              <TextAreaField
+                label="Submit Email Body Text"
+                rows={5}
+                error={errors.submitEmailBodyText?.message}
+                {...register("submitEmailBodyText")}
+              />
+            </Box>
+            <Text as="p" size="2" color="gray" mt="2">{VENDOR_TEXTS.wildcardNote}</Text>
+          </Section>
+
+          <Section id="vendor-options-heading" title="Processing Options">
+            <Grid columns={{ initial: "1", sm: "2" }} gap="3">
+              <SwitchControl
+                control={control}
+                name="vendorWantsTrimmedItemDescription"
+                label="Vendor Wants Trimmed Item Description"
+              />
+              <SwitchControl
+                control={control}
+                name="vendorWantsNonDailySubmission"
+                label="Vendor Wants Non Daily Submission"
+              />
+              <SwitchControl
+                control={control}
+                name="vendorWantsAllAlignedLeft"
+                label="Vendor Wants All Aligned Left"
+              />
+              <SwitchControl control={control} name="vendorWantsPDF" label="Vendor Wants PDF" />
+              <SwitchControl
+                control={control}
+                name="vendorWantsSpreadsheet"
+                label="Vendor Wants Spreadsheet"
+              />
+              <SwitchControl
+                control={control}
+                name="vendorWantsForwardedEmail"
+                label="Vendor Wants Forwarded Email"
+              />
+              <SwitchControl
+                control={control}
+                name="vendorWantsAllData"
+                label="Vendor Wants All Data"
+              />
+            </Grid>
+            <Grid columns={{ initial: "1", sm: "2" }} gap="3" mt="3">
+              {trimming && (
+                <TextField
+                  label="Vendor Regex For Item Description"
+                  placeholder="^[^,]+"
+                  error={errors.vendorRegexForItemDescription?.message}
+                  {...register("vendorRegexForItemDescription")}
+                />
+              )}
+              {nonDaily && (
+                <TextField
+                  label="Vendor Custom Submit Every X Days"
+                  type="number"
+                  min={1}
+                  max={365}
+                  error={errors.vendorCustomSubmitEveryXDay?.message}
+                  {...register("vendorCustomSubmitEveryXDay")}
+                />
+              )}
+            </Grid>
+          </Section>
+
+          <Section id="vendor-file-heading" title="File Configuration">
+            <Grid columns={{ initial: "1", sm: "2" }} gap="3">
+              <TextField
+                label="Submit File Header Row Index *"
+                inputMode="numeric"
+                error={errors.submitFileHeaderRowIndex?.message}
+                {...register("submitFileHeaderRowIndex")}
+              />
+              <Flex direction="column" gap="1">
+                <Text as="label" htmlFor={fileInputId} size="2" weight="medium">
+                  Spreadsheet Template (.xls, .xlsx)
+                </Text>
+                <input
+                  id={fileInputId}
+                  type="file"
+                  accept=".xls,.xlsx"
+                  aria-invalid={errors.submitFileTemplateFileName ? true : undefined}
+                  onChange={(event) => chooseTemplate(event.currentTarget.files?.[0])}
+                />
+                {errors.submitFileTemplateFileName?.message && (
+                  <Text size="2" color="red">{errors.submitFileTemplateFileName.message}</Text>
+                )}
+                {existingTemplate && (
+                  <Flex gap="2" align="center" wrap="wrap">
+                    <Text size="2">Current template: {existingTemplate.fileName}</Text>
+                    <Button
+                      type="button"
+                      size="1"
+                      variant="soft"
+                      onClick={() => downloadTemplate(existingTemplate)}
+                    >
+                      Download Template
+                    </Button>
+                  </Flex>
+                )}
+              </Flex>
+              <SwitchControl control={control} name="activeStatus" label="Active" />
+              <SwitchControl control={control} name="deletedStatus" label="Deleted" />
+            </Grid>
+          </Section>
+
+          <Section id="vendor-mapping-heading" title="Field Mapping">
+            <Text as="p" size="2" color="gray" mb="3">
+              The template column(s) that receive each field; separate several with commas.
+            </Text>
+            <Grid columns={{ initial: "1", sm: "2", md: "3" }} gap="3">
+              {MAP_FIELDS.map((field) => (
+                <TextField
+                  key={field}
+                  label={MAP_LABELS[field]}
+                  error={errors[field]?.message}
+                  {...register(field)}
+                />
+              ))}
+            </Grid>
+            <Heading as="h3" size="3" mt="4" mb="2">Static Data</Heading>
+            <Grid columns={{ initial: "1", sm: "2" }} gap="3">
+              {STATIC_FIELDS.map((n) => [
+                <TextField
+                  key={`value${n}`}
+                  label={`Static File Data ${n}`}
+                  error={errors[`staticFileData${n}`]?.message}
+                  {...register(`staticFileData${n}`)}
+                />,
+                <TextField
+                  key={`map${n}`}
+                  label={`Static File Data ${n} Column`}
+                  error={errors[`mapStaticFileData${n}`]?.message}
+                  {...register(`mapStaticFileData${n}`)}
+                />,
+              ])}
+            </Grid>
+          </Section>
+
+          {banner && <ErrorAlert>{banner}</ErrorAlert>}
+          <Flex gap="3">
+            <Button
+              type="submit"
+              disabled={saveState === "saving"}
+              color={saveState === "error" ? "red" : saveState === "saved" ? "green" : undefined}
+            >
+              {SAVE_BUTTON_TEXT[saveState]}
+            </Button>
+            {saved && (
+              <Button
+                type="button"
+                variant="soft"
+                onClick={() => navigate("/order-submission/vendor")}
+              >
+                Back to Vendors
+              </Button>
+            )}
+          </Flex>
+        </Flex>
+      </form>
+      <DeleteDialog
+        name={deletingAlias === null
+          ? null
+          : aliases[deletingAlias]?.vendorAliasNameFromFile ?? null}
+        onCancel={() => setDeletingAlias(null)}
+        onConfirm={confirmAliasDelete}
+      />
+    </Container>
+  );
+}
