@@ -174,7 +174,7 @@ Deno.test("an outgoing server that refuses fails the run; the retry sends once",
 
 Deno.test("link-click downloads: refused on loopback unless allowed, redirects re-checked", async () => {
   const file = csv("PO-9,Acme,Widget,4");
-  const http = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, (request) => {
+  const http = Deno.serve({ hostname: "127.0.0.2", port: 0, onListen: () => {} }, (request) => {
     const url = new URL(request.url);
     if (url.pathname === "/go") return Response.redirect(`${url.origin}/orders.csv`, 302);
     if (url.pathname === "/private") {
@@ -184,10 +184,13 @@ Deno.test("link-click downloads: refused on loopback unless allowed, redirects r
       headers: { "content-disposition": 'attachment; filename="orders.csv"' },
     });
   });
-  const base = `http://127.0.0.1:${http.addr.port}`;
+  const base = `http://127.0.0.2:${http.addr.port}`;
   const f = await submissionFixture();
-  const config = f.server.server.deps.config as unknown as Record<string, unknown>;
+  const config = f.server.server.deps.config;
+  const testAllow = config.OUTBOUND_ALLOW;
   try {
+    // The mail servers (127.0.0.1) stay admitted; the HTTP server (127.0.0.2) is not.
+    config.OUTBOUND_ALLOW = "127.0.0.1/32,::1";
     const { vendor } = await setup(f, {
       noAttachmentsNeedsLinkClick: true,
       downloadSpreadsheet: true,
@@ -206,27 +209,27 @@ Deno.test("link-click downloads: refused on loopback unless allowed, redirects r
     await poll(f);
     const refused = await lastRun(f);
     assert.equal(refused.status, "failed");
-    assert.match(refused.error ?? "", /private or loopback address \(127\.0\.0\.1\); refused/);
+    assert.match(refused.error ?? "", /Could not connect to the download link 127\.0\.0\.2:\d+\./);
 
-    config.OUTBOUND_ALLOW = "127.0.0.1";
+    config.OUTBOUND_ALLOW = "127.0.0.0/8,::1";
     await linkMail("/private", "orders private redirect");
     await settledMessages(f.inbox, 2);
     await poll(f);
     const redirected = await lastRun(f);
     assert.equal(redirected.status, "failed");
-    assert.match(redirected.error ?? "", /private or loopback address \(10\.0\.0\.1\)/);
+    assert.match(redirected.error ?? "", /Could not connect to the download link 10\.0\.0\.1:80\./);
 
     await linkMail("/go", "orders allowed");
     await settledMessages(f.inbox, 3);
     await poll(f);
     const ok = await lastRun(f);
     assert.equal(ok.status, "succeeded", ok.error ?? "");
-    assert.match(ok.log.join("\n"), /"orders\.csv" downloaded from a link on 127\.0\.0\.1/);
+    assert.match(ok.log.join("\n"), /"orders\.csv" downloaded from a link on 127\.0\.0\.2/);
     const [sent] = await settledMessages(vendor, 1);
     assert.equal(sent.subject, "Acme orders");
     assert.deepEqual(await lastSubmission(f), { pos: ["PO-9"], status: "sent" });
   } finally {
-    delete config.OUTBOUND_ALLOW;
+    config.OUTBOUND_ALLOW = testAllow;
     await f.close();
     await http.shutdown();
   }

@@ -15,7 +15,6 @@ import {
   splitByVendor,
   SubmissionError,
 } from "../../../shared/submission/mod.ts";
-import { outboundAllow } from "./address_policy.ts";
 import { downloadLink } from "./link_download.ts";
 import { type OriginalEmail, planDue, recordIncoming, SEND_JOB } from "./outbox.ts";
 import {
@@ -88,7 +87,7 @@ async function orderFileOf(
         maxBytes: deps.config.MAX_SOURCE_FILE_BYTES,
         timeoutMs: DOWNLOAD_TIMEOUT_MS,
         maxRedirects: 5,
-        allow: outboundAllow(deps.config),
+        outboundAllow: deps.config.OUTBOUND_ALLOW,
       });
       const host = new URL(link.url).host;
       log.push(

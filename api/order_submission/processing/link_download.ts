@@ -1,16 +1,20 @@
 /**
  * Downloading the order file behind a link (`noAttachmentsNeedsLinkClick`): http(s) only, a
  * time-out, the size cap of files from mailboxes, redirects followed by hand with every hop
- * checked against the address policy again.
+ * checked against the outbound policy (`api/net/outbound.ts`, `OUTBOUND_ALLOW`) again.
  */
-import { checkDownloadHost, DownloadRefused } from "./address_policy.ts";
+import { checkOutboundUrl, OutboundRefused } from "../../net/outbound.ts";
+
+/** A download refused or failed; the message is safe to show on the run. */
+export class DownloadRefused extends Error {}
 
 /** Limits of one download. */
 export interface DownloadLimits {
   maxBytes: number;
   timeoutMs: number;
   maxRedirects: number;
-  allow: string[];
+  /** The configuration's `OUTBOUND_ALLOW`. */
+  outboundAllow?: string;
 }
 
 /** A downloaded file. */
@@ -52,7 +56,17 @@ export async function downloadLink(link: string, limits: DownloadLimits): Promis
       if (url.username || url.password) {
         throw new DownloadRefused("Links with a user name or password are not downloaded.");
       }
-      await checkDownloadHost(url.hostname, limits.allow);
+      try {
+        await checkOutboundUrl(
+          { OUTBOUND_ALLOW: limits.outboundAllow },
+          url.href,
+          "the download link",
+        );
+      } catch (error) {
+        if (!(error instanceof OutboundRefused)) throw error;
+        // The policy's public wording: refused and unreachable look alike (docs/outbound.md).
+        throw new DownloadRefused(error.publicMessage);
+      }
       const response = await fetch(url, { redirect: "manual", signal });
       if (response.status >= 300 && response.status < 400) {
         await response.body?.cancel();
