@@ -1,38 +1,24 @@
 /**
- * Builds the HTTP application from the feature routers. `AppType` is what the web app's typed
- * client is generated from.
+ * Builds the HTTP application from the feature list (`api/features.ts`). `AppType` is what the
+ * web app's typed client is generated from.
  */
 import { Hono, type MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv, Deps } from "./deps.ts";
 import { limitBodies } from "./http/body_limit.ts";
+import { bodyReadTimeout } from "./http/body_timeout.ts";
 import { csrfGuard } from "./http/csrf.ts";
 import { badRequest, handleError } from "./http/errors.ts";
 import { serveSpa } from "./http/spa.ts";
-import { authRoutes } from "./routes/auth/routes.ts";
-import { healthRoutes } from "./routes/health/routes.ts";
-import { accountRoutes } from "./routes/accounts/routes.ts";
-import { homeStatsRoutes } from "./routes/home_stats/routes.ts";
-import { emailSourceRoutes } from "./routes/email_sources/routes.ts";
-import { importRunRoutes } from "./routes/import_runs/routes.ts";
-import { orderTrackingRoutes } from "./routes/order_tracking/routes.ts";
-import { orderTrackingSourceRoutes } from "./routes/order_tracking_sources/routes.ts";
-import { orderSubmissionFeature } from "./order_submission/feature.ts";
-// Order submission processing: its feed, send/release jobs and schedule register here.
-import "./order_submission/processing/register.ts";
+import { mountFeatures } from "./feature.ts";
+import { FEATURES } from "./features.ts";
 
-/** The API routes alone; their type is the contract the web app calls through. */
+/**
+ * The API routes alone: every feature's routers, mounted at their paths in the list's order.
+ * Their type is the contract the web app calls through.
+ */
 function apiRoutes() {
-  return new Hono<AppEnv>()
-    .route("/auth", authRoutes)
-    .route("/health", healthRoutes)
-    .route("/api/accounts", accountRoutes)
-    .route("/api/order-tracking/list/update-stats", homeStatsRoutes)
-    .route("/api/email-sources", emailSourceRoutes)
-    .route("/api/import-runs", importRunRoutes)
-    .route("/api/order-tracking", orderTrackingRoutes)
-    .route("/api/order-tracking-sources", orderTrackingSourceRoutes)
-    .route(orderSubmissionFeature.mountPath, orderSubmissionFeature.routes);
+  return mountFeatures(FEATURES);
 }
 
 /**
@@ -59,8 +45,10 @@ export type AppType = ReturnType<typeof apiRoutes>;
  * The whole application over `deps`; `webDist` serves the built SPA when given.
  *
  * @example
+ * ```ts ignore
  * const app = createApp(deps, { webDist: "web/dist" });
  * Deno.serve(app.fetch);
+ * ```
  */
 export function createApp(deps: Deps, options: { webDist?: string } = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
@@ -97,6 +85,7 @@ export function createApp(deps: Deps, options: { webDist?: string } = {}): Hono<
       c.res.headers.set("cache-control", "no-store");
     }
   });
+  app.use(bodyReadTimeout);
   app.use(csrfGuard);
   app.route("/", apiRoutes());
   if (options.webDist) serveSpa(app, options.webDist);

@@ -43,6 +43,8 @@ const schema = z.object({
     }
   }).optional(),
   DEBUG_TOOLS: flag.default(false),
+  TRUST_PROXY: flag.default(false),
+  BODY_READ_TIMEOUT_SECONDS: z.coerce.number().int().min(1).max(3600).default(120),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
 });
 
@@ -56,7 +58,9 @@ export class ConfigError extends Error {}
  * Parses settings from an environment map (Deno.env by default).
  *
  * @example
+ * ```ts
  * const config = loadConfig({ PORT: "8080" }); // config.PORT === 8080
+ * ```
  */
 export function loadConfig(env: Record<string, string | undefined> = Deno.env.toObject()): Config {
   // Empty strings mean "unset" so that `VAR=` in a compose file falls back to the default.

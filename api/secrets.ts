@@ -19,8 +19,10 @@ export interface SecretBox {
  * Builds a box from a 32-byte key (base64).
  *
  * @example
+ * ```ts
  * const box = await secretBox(generateSecretKey());
  * await box.decrypt(await box.encrypt("hunter2")); // "hunter2"
+ * ```
  */
 export async function secretBox(keyBase64: string): Promise<SecretBox> {
   const raw = decodeBase64(keyBase64);

@@ -1,6 +1,7 @@
 /**
  * Opens everything a server process needs, in order: database, migrations, first admin, secret
- * key, mail; then serves HTTP. Used by main.ts and by the tests, so both run the same start-up.
+ * key, mail, the features' registrations; then serves HTTP. Used by main.ts and by the tests, so
+ * both run the same start-up.
  */
 import { createApp } from "./app.ts";
 import type { Config } from "./config.ts";
@@ -11,6 +12,8 @@ import { ensureFirstAdmin } from "./auth/bootstrap.ts";
 import { loadSecretKey, secretBox } from "./secrets.ts";
 import { systemMailer } from "./mail/system_mail.ts";
 import { type JobsHandle, startJobs } from "./jobs/runner.ts";
+import { registerFeatures } from "./feature.ts";
+import { FEATURES } from "./features.ts";
 
 /** A running server. */
 export interface RunningServer {
@@ -20,11 +23,16 @@ export interface RunningServer {
   shutdown(): Promise<void>;
 }
 
-/** Opens the long-lived services of a process (no HTTP): also what the worker and CLI use. */
+/**
+ * Opens the long-lived services of a process (no HTTP): also what the worker and CLI use. It
+ * registers the feature list's feeds, job handlers and schedules first, so every process that
+ * opens the database can also run its jobs and read its mail.
+ */
 export async function openDeps(
   config: Config,
   log: (line: string) => void = console.log,
 ): Promise<Deps> {
+  registerFeatures(FEATURES);
   const db = await openDb({
     url: config.DATABASE_URL,
     dataDir: config.DATA_DIR === "memory://" ? "memory://" : `${config.DATA_DIR}/pglite`,
@@ -52,8 +60,10 @@ export async function openDeps(
  * synchronously with `pollMailbox` turn them off.
  *
  * @example
+ * ```ts ignore
  * const server = await startServer(loadConfig(), { webDist: "web/dist" });
  * console.log(server.url);
+ * ```
  */
 export async function startServer(
   config: Config,

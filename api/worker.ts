@@ -1,14 +1,12 @@
 /**
  * `deno task worker`: runs the background jobs (mailbox polls, import runs, schedules) without
- * HTTP, so web and workers can be scaled apart on one PostgreSQL (DESIGN.md section 7).
+ * HTTP, so web and workers can be scaled apart on one PostgreSQL (docs/design.md section 7).
  */
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { openDeps } from "./server.ts";
 import { startJobs } from "./jobs/runner.ts";
 import { DbLockedError } from "./db/lock.ts";
 import type { Deps } from "./deps.ts";
-// The application's modules register the feeds, job handlers and schedules when loaded.
-import "./app.ts";
 
 /** A running worker. */
 export interface RunningWorker {
@@ -17,11 +15,14 @@ export interface RunningWorker {
 }
 
 /**
- * Opens the database (migrating it) and starts ticking.
+ * Opens the database (migrating it; `openDeps` registers the feature list's feeds, job handlers
+ * and schedules) and starts ticking.
  *
  * @example
+ * ```ts ignore
  * const worker = await startWorker(loadConfig());
  * await worker.stop();
+ * ```
  */
 export async function startWorker(
   config: Config,

@@ -1,5 +1,5 @@
 /**
- * Order tracking benchmarks (DESIGN.md section 10), on PostgreSQL and on PGlite side by side:
+ * Order tracking benchmarks (docs/design.md section 10), on PostgreSQL and on PGlite side by side:
  *
  * 1. a 100k-row order CSV imported end to end (read, map, stage, upsert into the indexed
  *    table) against a plain COPY of the same rows into the same indexed, empty tables;
@@ -18,9 +18,9 @@ import postgres from "postgres";
 import type { Db } from "../api/db/client.ts";
 import { openDb } from "../api/db/client.ts";
 import { migrate } from "../api/db/migrate.ts";
-import { importOrderFile } from "../api/feeds/order_tracking/feed.ts";
-import { searchOrders } from "../api/routes/order_tracking/search.ts";
-import { refreshSearchSample } from "../api/routes/order_tracking/search_sample.ts";
+import { importOrderFile } from "../api/order_tracking/feed/feed.ts";
+import { searchOrders } from "../api/order_tracking/search.ts";
+import { refreshSearchSample } from "../api/order_tracking/search_sample.ts";
 import type { OrderListRequest } from "../shared/contract/order_tracking.ts";
 
 const IMPORT_ROWS = Number(Deno.env.get("BENCH_ORDER_IMPORT_ROWS") ?? 100_000);
@@ -477,7 +477,8 @@ function replaceSection(doc: string, title: string, section: string): string {
 
 if (import.meta.main) {
   const path = new URL("../docs/benchmarks.md", import.meta.url).pathname;
-  let doc = "# Benchmarks\n\nFigures from `deno task bench`; targets in DESIGN.md section 10.\n";
+  let doc =
+    "# Benchmarks\n\nFigures from `deno task bench`; targets in docs/design.md section 10.\n";
   try {
     doc = Deno.readTextFileSync(path);
   } catch { /* first run */ }

@@ -5,6 +5,7 @@
  */
 import { appV8Flags, measure, type Result, writeBenchFiles } from "./file_read_bench.ts";
 import { orderTrackingSection } from "./order_tracking_bench.ts";
+import { loginLoadSection } from "./login_bench.ts";
 
 const ROWS = Number(Deno.env.get("BENCH_ROWS") ?? 100_000);
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 6);
@@ -125,14 +126,18 @@ try {
   doc = Deno.readTextFileSync(RESULTS);
 } catch {
   doc =
-    "# Benchmarks\n\nFigures from `deno task bench`; targets in DESIGN.md section 10. Each section is rewritten by its own benchmark.\n";
+    "# Benchmarks\n\nFigures from `deno task bench`; targets in docs/design.md section 10. Each section is rewritten by its own benchmark.\n";
 }
-if (Deno.env.get("BENCH_ONLY") !== "orders") {
+// BENCH_ONLY=files, orders or auth runs one part; the other sections are left as they were.
+const only = Deno.env.get("BENCH_ONLY");
+if (!only || only === "files") {
   doc = replaceSection(doc, "## File reading", await fileReading());
 }
-// BENCH_ONLY=orders (or files) runs one part; the other section is left as it was.
-if (Deno.env.get("BENCH_ONLY") !== "files") {
+if (!only || only === "orders") {
   doc = replaceSection(doc, "## Order tracking", await orderTrackingSection());
+}
+if (!only || only === "auth") {
+  doc = replaceSection(doc, "## Login load", await loginLoadSection(machine()));
 }
 Deno.writeTextFileSync(RESULTS, doc.trimEnd() + "\n");
 // Formatted like the rest of the repository, so `deno fmt --check` stays green after a run.

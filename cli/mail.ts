@@ -9,10 +9,8 @@ import { ConfigError, loadConfig } from "../api/config.ts";
 import { openDeps } from "../api/server.ts";
 import { DbLockedError } from "../api/db/lock.ts";
 import { pollMailbox } from "../api/ingest/mailbox_poll.ts";
-import { pollableSourceIds } from "../api/routes/email_sources/queries.ts";
+import { pollableSourceIds } from "../api/mail/accounts.ts";
 import type { PollResult } from "../shared/contract/email_sources.ts";
-// The application's modules register the feeds (their mail rules) when loaded.
-import "../api/app.ts";
 
 function sourceId(value: string, previous: number[] = []): number[] {
   if (!/^\d+$/.test(value.trim()) || Number(value) < 1) {

@@ -4,7 +4,9 @@
  * Hashes bytes, or a string as UTF-8.
  *
  * @example
+ * ```ts
  * await sha256Hex("abc"); // "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+ * ```
  */
 export async function sha256Hex(data: Uint8Array | string): Promise<string> {
   const bytes = typeof data === "string" ? new TextEncoder().encode(data) : data;

@@ -1,6 +1,6 @@
 /** First start: the `admin` account. */
 import type { Db } from "../db/client.ts";
-import { hashPassword } from "./password.ts";
+import { argon2Hash } from "./argon2.ts";
 import { randomToken } from "./tokens.ts";
 
 /**
@@ -19,7 +19,9 @@ export async function ensureFirstAdmin(
                         submission_user, send_notifications_to_email, active_status)
      values ('admin', $1, true, true, true, true, true, true)
      on conflict do nothing`,
-    [await hashPassword(chosen)],
+    // Hashed here rather than in the password pool: once, at start, before any request; and a
+    // CLI command that opens the database then exits without waiting for an idle worker.
+    [await argon2Hash(chosen)],
   );
   return { created: true, ...(password ? {} : { generatedPassword: chosen }) };
 }

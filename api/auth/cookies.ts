@@ -1,6 +1,7 @@
 /** The session cookies: names as the spec's client knows them. */
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { isHttps } from "../http/client.ts";
 import { ACCESS_TOKEN_SECONDS, REFRESH_TOKEN_SECONDS, type TokenPair } from "./sessions.ts";
 
 export const ACCESS_COOKIE = "X-Access-Token";
@@ -8,12 +9,6 @@ export const REFRESH_COOKIE = "X-Refresh-Token";
 export const USERNAME_COOKIE = "X-Username";
 // The refresh token only travels to the calls that need it.
 const REFRESH_PATH = "/auth";
-
-function isHttps(c: Context): boolean {
-  const publicUrl = c.var.deps?.config.PUBLIC_URL;
-  if (publicUrl) return publicUrl.startsWith("https:");
-  return new URL(c.req.url).protocol === "https:";
-}
 
 /** Sets the access, refresh and (readable, no authority) username cookies. */
 export function setSessionCookies(c: Context, tokens: TokenPair, username: string): void {

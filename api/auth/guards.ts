@@ -1,6 +1,6 @@
 /**
  * Authorization middleware. Every feature router puts one of these in front of its routes; the
- * server enforces the flags whatever the browser shows (DESIGN.md section 8).
+ * server enforces the flags whatever the browser shows (docs/design.md section 8).
  */
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../deps.ts";

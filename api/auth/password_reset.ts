@@ -1,8 +1,14 @@
 /**
  * Password reset by e-mail: a random token, stored hashed, single use, valid 30 minutes.
+ *
+ * The request only enqueues a job (the same work for known and unknown names, so the answer's
+ * timing tells nothing); the job looks the user up, makes the token and sends the mail.
  */
 import type { Db } from "../db/client.ts";
-import { badRequest } from "../http/errors.ts";
+import type { Deps } from "../deps.ts";
+import type { JobHandler } from "../jobs/handlers.ts";
+import { enqueueJob } from "../jobs/queue.ts";
+import { invalid } from "../db/errors.ts";
 import { hashPassword } from "./password.ts";
 import { revokeUserSessions } from "./sessions.ts";
 import { hashToken, randomToken } from "./tokens.ts";
@@ -53,7 +59,7 @@ export async function completeReset(db: Db, token: string, newPassword: string):
         returning user_id as "userId"`,
       [await hashToken(token)],
     );
-    if (!row) throw badRequest("This reset link is invalid or has expired. Request a new one.");
+    if (!row) throw invalid("This reset link is invalid or has expired. Request a new one.");
     await tx.query("update users set password_hash = $2 where id = $1", [row.userId, passwordHash]);
     await tx.query("delete from password_reset_tokens where user_id = $1 and used_at is null", [
       row.userId,
@@ -61,3 +67,66 @@ export async function completeReset(db: Db, token: string, newPassword: string):
     await revokeUserSessions(tx, row.userId, "password reset");
   });
 }
+
+/** Job kind of a password-reset mail. */
+export const PASSWORD_RESET_JOB = "password-reset-mail";
+
+/**
+ * Enqueues the reset mail for `username`, whoever that is: the caller answers the same at once.
+ * `linkBase` is the origin the link points at (`PUBLIC_URL`, else the request's origin). While one
+ * request for a name waits, more requests for it add nothing.
+ */
+export async function requestPasswordReset(
+  db: Db,
+  username: string,
+  linkBase: string,
+): Promise<void> {
+  await enqueueJob(db, {
+    kind: PASSWORD_RESET_JOB,
+    payload: { username, linkBase },
+    dedupeKey: `${PASSWORD_RESET_JOB}:${username.toLowerCase()}`,
+    maxAttempts: 3,
+  });
+}
+
+/** The text of the reset mail. */
+export function resetMailText(username: string, link: string): string {
+  return `Hello ${username},\n\nSomeone asked to reset your password. Open this link within ` +
+    `${RESET_TOKEN_MINUTES} minutes to choose a new one:\n\n${link}\n\nIf it was not you, ` +
+    `ignore this e-mail; your password stays as it is.\n`;
+}
+
+/** Runs one reset job: a token and a mail for a known active user with an address, else nothing. */
+export async function sendResetMail(
+  deps: Pick<Deps, "db" | "mailer">,
+  payload: { username: string; linkBase: string },
+): Promise<void> {
+  const reset = await createResetToken(deps.db, payload.username);
+  if (!reset) return;
+  const link = new URL(
+    `/reset-password?token=${encodeURIComponent(reset.token)}`,
+    payload.linkBase,
+  ).href;
+  try {
+    await deps.mailer.send({
+      to: reset.email,
+      subject: "Password reset",
+      text: resetMailText(reset.username, link),
+    });
+  } catch (error) {
+    // A token whose mail never left is useless; the retry makes a new one.
+    await deps.db.query("delete from password_reset_tokens where token_hash = $1", [
+      await hashToken(reset.token),
+    ]);
+    throw new Error(
+      `password reset mail for user ${reset.username} failed: ${(error as Error).message}`,
+    );
+  }
+}
+
+/** The job handler of `PASSWORD_RESET_JOB`, registered by the accounts feature. */
+export const passwordResetJob: JobHandler = {
+  async run(deps, job) {
+    await sendResetMail(deps, job.payload as { username: string; linkBase: string });
+  },
+};

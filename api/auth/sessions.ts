@@ -157,3 +157,15 @@ export async function sessionForRefreshToken(db: Db, token: string): Promise<str
   );
   return row?.sessionId ?? null;
 }
+
+/**
+ * The session an access token belongs to, expired or not (for logout with only the access
+ * cookie: the session must end all the same).
+ */
+export async function sessionForAccessToken(db: Db, token: string): Promise<string | null> {
+  const [row] = await db.query<{ sessionId: string }>(
+    `select session_id as "sessionId" from session_tokens where token_hash = $1 and kind = 'access'`,
+    [await hashToken(token)],
+  );
+  return row?.sessionId ?? null;
+}

@@ -31,8 +31,10 @@ const toNumber = (value: string) => Number(value);
  * has it).
  *
  * @example
+ * ```ts
  * const db = await openDb({ dataDir: "memory://" });
  * await db.query("select 1 as one"); // [{ one: 1 }]
+ * ```
  */
 export async function openDb(options: { url?: string; dataDir?: string }): Promise<Db> {
   if (options.url) return openPostgres(options.url);

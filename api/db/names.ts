@@ -3,8 +3,14 @@
 /**
  * The snake_case column of a camelCase field.
  *
- * @example snakeCase("customerPoNumber") // "customer_po_number"
- * @example snakeCase("wildcard1") // "wildcard1"
+ * @example
+ * ```ts
+ * snakeCase("customerPoNumber") // "customer_po_number"
+ * ```
+ * @example
+ * ```ts
+ * snakeCase("wildcard1") // "wildcard1"
+ * ```
  */
 export function snakeCase(field: string): string {
   return field.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);

@@ -6,10 +6,10 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { HTTPException } from "hono/http-exception";
 import { z } from "zod";
 import { isForeignKeyViolation, isUniqueViolation } from "../db/client.ts";
+import { ConflictError, DomainError, type FieldErrors, NotFoundError } from "../db/errors.ts";
 import { logError } from "./log_error.ts";
 
-/** Field name → messages, for validation failures. */
-export type FieldErrors = Record<string, string[]>;
+export type { FieldErrors };
 
 /** An error meant for the caller: its status and message are sent as they are. */
 export class ApiError extends Error {
@@ -61,7 +61,8 @@ function isCheckViolation(
 }
 
 /**
- * Hono's onError: known errors keep their status and message; a unique violation is a 409 whose
+ * Hono's onError: known errors keep their status and message, domain errors (`api/db/errors.ts`)
+ * become 404 (not found), 409 (conflict) or 400 (invalid); a unique violation is a 409 whose
  * message carries the constraint name and the duplicate key text; a foreign-key violation is a
  * 400 naming the field (409 when a referenced row is removed); anything else is logged and
  * answered with a 500 that reveals nothing.
@@ -71,6 +72,17 @@ export function handleError(error: Error, c: Context): Response {
     return c.json(
       { message: error.message, ...(error.errors && { errors: error.errors }) },
       error.status,
+    );
+  }
+  if (error instanceof DomainError) {
+    const status = error instanceof NotFoundError
+      ? 404
+      : error instanceof ConflictError
+      ? 409
+      : 400;
+    return c.json(
+      { message: error.message, ...(error.errors && { errors: error.errors }) },
+      status,
     );
   }
   if (error instanceof z.ZodError) {

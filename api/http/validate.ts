@@ -26,8 +26,12 @@ function unwrap(schema: z.ZodType): z.ZodType {
  * objects, arrays and records of objects. Unknown keys are kept as they are.
  *
  * @example
- * alignKeys({ Id: 1, PAGESIZE: 10 }, z.object({ id: z.number(), pageSize: z.number() }))
- * // { id: 1, pageSize: 10 }
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { z } from "zod";
+ * const aligned = alignKeys({ Id: 1, PAGESIZE: 10 }, z.object({ id: z.number(), pageSize: z.number() }));
+ * assert.deepEqual(aligned, { id: 1, pageSize: 10 });
+ * ```
  */
 export function alignKeys(value: unknown, schema: z.ZodType): unknown {
   const inner = unwrap(schema);
@@ -61,7 +65,9 @@ export function caseInsensitive<T extends z.ZodType>(schema: T): T {
  * bad payload with 400 `{ message, errors }`.
  *
  * @example
+ * ```ts ignore
  * app.post("/save", body("json", sourceSchema), (c) => c.json(c.req.valid("json")));
+ * ```
  */
 export function body<T extends z.ZodType, Target extends keyof ValidationTargets>(
   target: Target,

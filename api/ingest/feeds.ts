@@ -6,14 +6,18 @@
  */
 import type { Db } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
+import type { Flag } from "../auth/guards.ts";
 
-/** The feeds, as stored in `import_runs.feed`. */
-export type FeedName = "order-tracking" | "inventory" | "order-submission";
+/**
+ * A feed's name, as stored in `import_runs.feed`. The names in use are those of the feature list
+ * (`api/features.ts`, `FeedName` there); this layer sits below the areas and takes any name.
+ */
+export type FeedName = string;
 
 /** How an import run was started. */
 export type RunTrigger = "mail" | "sftp" | "upload" | "cli" | "rerun";
 
-/** The matching rules of one source that reads from a mailbox (DESIGN.md section 6). */
+/** The matching rules of one source that reads from a mailbox (docs/design.md section 6). */
 export interface MailRule {
   sourceId: number;
   sourceName: string;
@@ -59,11 +63,27 @@ export interface ImportFile {
   receivedAt: Date;
 }
 
-/** A feed registers one of these. */
+/** Deliveries other than mail, by kind; SFTP is the next one. */
+export type DeliveryKind = "sftp";
+
+/** What one source of a feed asks a delivery to bring: its id and name, then the delivery's own fields. */
+export interface DeliveryRule {
+  sourceId: number;
+  sourceName: string;
+  [field: string]: unknown;
+}
+
+/**
+ * A feature area's feed (its feature object's `feed`). Mail finds the feed's sources with
+ * `mailRules`; another delivery (SFTP next) asks `deliveries[kind]` for its rules and hands the
+ * files it fetches to the same import-run engine, so `process` never knows how a file came.
+ */
 export interface Feed {
   name: FeedName;
-  /** The active sources of this feed that read from mailbox `emailSourceId`. */
+  /** The active sources of this feed that read from mailbox `emailSourceId` (`[]`: takes no mail). */
   mailRules(db: Db, emailSourceId: number): Promise<MailRule[]>;
+  /** The active sources of this feed for each other delivery it takes. */
+  deliveries?: Partial<Record<DeliveryKind, (db: Db) => Promise<DeliveryRule[]>>>;
   /**
    * Names of this feed's sources (active or not, not deleted) that read from mailbox
    * `emailSourceId`: deleting that e-mail source is refused while there are any.
@@ -81,21 +101,32 @@ export interface Feed {
   followUpJobKinds?: string[];
 }
 
-const feeds = new Map<FeedName, Feed>();
+/** Who may see a feed's import runs: a permission flag, or "admin" (also any unknown feed). */
+export type FeedReader = Flag | "admin";
 
-/** Registers a feed (at module load of the feed's routes). */
-export function registerFeed(feed: Feed): void {
-  feeds.set(feed.name, feed);
+const feeds = new Map<FeedName, { feed: Feed; reader: FeedReader }>();
+
+/**
+ * Registers a feed. `registerFeatures` (`api/feature.ts`) calls it for every feature's feed once
+ * at start; a test may add its own feed. Registering a name again replaces it.
+ */
+export function registerFeed(feed: Feed, reader: FeedReader = "admin"): void {
+  feeds.set(feed.name, { feed, reader });
+}
+
+/** Who may read the runs of feed `name`; "admin" for a feed that is not registered. */
+export function feedReader(name: FeedName): FeedReader {
+  return feeds.get(name)?.reader ?? "admin";
 }
 
 /** The registered feeds. */
 export function registeredFeeds(): Feed[] {
-  return [...feeds.values()];
+  return [...feeds.values()].map((entry) => entry.feed);
 }
 
 /** One feed by name; throws for an unknown name. */
 export function feedByName(name: FeedName): Feed {
-  const feed = feeds.get(name);
-  if (!feed) throw new Error(`No feed named ${name} is registered.`);
-  return feed;
+  const entry = feeds.get(name);
+  if (!entry) throw new Error(`No feed named ${name} is registered.`);
+  return entry.feed;
 }

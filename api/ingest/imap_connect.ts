@@ -1,7 +1,7 @@
 /** Opens an IMAP session to a source's incoming server (password login, or XOAUTH2 for MSAL). */
 import { ImapFlow } from "imapflow";
 import type { Config } from "../config.ts";
-import type { MailAccount } from "../routes/email_sources/queries.ts";
+import type { MailAccount } from "../mail/accounts.ts";
 import { imapEndpoint, mailLogin } from "../mail/endpoints.ts";
 import { tlsCaOption, tlsMismatchHint } from "../mail/tls.ts";
 import { OutboundRefused, resolveOutbound } from "../net/outbound.ts";
@@ -10,8 +10,10 @@ import { OutboundRefused, resolveOutbound } from "../net/outbound.ts";
  * Connects and logs in; a failure says which server and why, never the secret.
  *
  * @example
+ * ```ts ignore
  * const client = await connectImap(config, account);
  * try { await client.mailboxOpen("INBOX"); } finally { await client.logout(); }
+ * ```
  */
 export async function connectImap(config: Config, account: MailAccount): Promise<ImapFlow> {
   const endpoint = imapEndpoint(account);

@@ -6,7 +6,7 @@
 import type { Db } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { enqueueJob } from "../jobs/queue.ts";
-import { registerJobHandler } from "../jobs/handlers.ts";
+import type { JobHandler } from "../jobs/handlers.ts";
 import {
   feedByName,
   type FeedName,
@@ -179,8 +179,10 @@ export async function failRun(db: Db, runId: number, reason: string): Promise<vo
  * Stores a file, records a run and processes it at once (manual upload, CLI). Returns the run.
  *
  * @example
+ * ```ts ignore
  * const run = await runImport(deps, { feed: "inventory", sourceId: 3, trigger: "upload",
  *   fileName: "stock.csv", bytes });
+ * ```
  */
 export async function runImport(deps: Deps, run: NewRun): Promise<ImportRunDetails> {
   const runId = await deps.db.transaction((tx) => createRun(tx, run));
@@ -260,11 +262,12 @@ export async function getRun(db: Db, runId: number): Promise<ImportRunDetails> {
   return { ...toRun(row), rowErrors: row.rowErrors, log: row.log };
 }
 
-registerJobHandler(IMPORT_RUN_JOB, {
+/** The job that processes one queued run (registered by the import runs feature). */
+export const importRunJob: JobHandler = {
   async run(deps, job) {
     await processRun(deps, Number(job.payload.runId));
   },
   async onGiveUp(deps, job, error) {
     await failRun(deps.db, Number(job.payload.runId), `Processing failed repeatedly: ${error}`);
   },
-});
+};

@@ -1,5 +1,5 @@
 /**
- * Mailbox ingestion (DESIGN.md section 6): reads the new messages of a source's INBOX, claims
+ * Mailbox ingestion (docs/design.md section 6): reads the new messages of a source's INBOX, claims
  * each one in `mail_messages` in the transaction that stores its files and queues their import
  * runs, and marks it seen (or moves it) on the server only after that commit. A crash anywhere
  * re-reads a message but never claims it twice; see docs/mail_ingestion.md.
@@ -8,15 +8,10 @@ import type { ImapFlow } from "imapflow";
 import PostalMime, { type Email } from "postal-mime";
 import type { PollResult } from "../../shared/contract/email_sources.ts";
 import type { Deps } from "../deps.ts";
-import { registerJobHandler, registerScheduleSource } from "../jobs/handlers.ts";
+import type { JobHandler, ScheduleSource } from "../jobs/handlers.ts";
 import { runDueJobs, workerName } from "../jobs/runner.ts";
 import { syncSchedules } from "../jobs/schedules.ts";
-import {
-  INBOX,
-  loadMailAccount,
-  type MailAccount,
-  pollableSourceIds,
-} from "../routes/email_sources/queries.ts";
+import { INBOX, loadMailAccount, type MailAccount, pollableSourceIds } from "../mail/accounts.ts";
 import { type FeedName, type MailRule, registeredFeeds } from "./feeds.ts";
 import { connectImap } from "./imap_connect.ts";
 import { createRun, IMPORT_RUN_JOB } from "./import_runs.ts";
@@ -63,7 +58,9 @@ interface Progress {
  * login is recorded on the source (shown on the list) and returned in `error`, not thrown.
  *
  * @example
+ * ```ts ignore
  * const result = await pollMailbox(deps, 7, { processRuns: true });
+ * ```
  */
 export async function pollMailbox(
   deps: Deps,
@@ -436,15 +433,16 @@ async function markPending(
   for (const { uid } of rows) await markMessage(deps, client, emailSourceId, uidvalidity, uid);
 }
 
-registerJobHandler(MAIL_POLL_JOB, {
+/** The job that polls one mailbox (registered by the e-mail sources feature). */
+export const mailPollJob: JobHandler = {
   async run(deps, job) {
     const result = await pollMailbox(deps, Number(job.payload.emailSourceId));
     if (result.error) throw new Error(result.error);
   },
-});
+};
 
-// One schedule per pollable mailbox, every MAIL_POLL_SECONDS.
-registerScheduleSource(async (deps) => {
+/** One schedule per pollable mailbox, every MAIL_POLL_SECONDS. */
+export const mailPollSchedules: ScheduleSource = async (deps) => {
   const ids = await pollableSourceIds(deps.db);
   await syncSchedules(
     deps.db,
@@ -456,4 +454,4 @@ registerScheduleSource(async (deps) => {
       everySeconds: deps.config.MAIL_POLL_SECONDS,
     })),
   );
-});
+};

@@ -1,6 +1,6 @@
 /**
  * Which feed sources want a message, and which of its attachments each one processes
- * (DESIGN.md section 6, "Mailbox ingestion"). Pure functions: no IMAP, no database.
+ * (docs/design.md section 6, "Mailbox ingestion"). Pure functions: no IMAP, no database.
  */
 import type { MailRule } from "./feeds.ts";
 
@@ -72,9 +72,11 @@ export interface AttachmentChoice {
  * the accepted type. Ties go to the earlier attachment.
  *
  * @example
+ * ```ts ignore
  * chooseAttachment({ ...rule, attachmentName: "stock", fileType: "CSV" },
  *   [{ filename: "logo.png", size: 1 }, { filename: "Stock.csv", size: 9 }]);
  * // { index: 1, kind: "exact name" }
+ * ```
  */
 export function chooseAttachment(
   rule: Pick<MailRule, "attachmentName" | "fileType">,

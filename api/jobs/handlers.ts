@@ -1,4 +1,7 @@
-/** What each kind of job does. Modules register their handlers at load; the runner looks them up. */
+/**
+ * What each kind of job does. `registerFeatures` (`api/feature.ts`) fills these registries once at
+ * start from the feature list; the runner looks them up. Nothing registers itself when imported.
+ */
 import type { Deps } from "../deps.ts";
 import type { Job } from "./queue.ts";
 
@@ -29,11 +32,11 @@ export function handledKinds(): string[] {
 /** Recurring schedules are produced by these, run at every tick (e.g. one poll per mailbox). */
 export type ScheduleSource = (deps: Deps) => Promise<void>;
 
-const scheduleSources: ScheduleSource[] = [];
+const scheduleSources = new Set<ScheduleSource>();
 
-/** Registers a function that keeps some schedules in line with the data (at every tick). */
+/** Registers a function that keeps some schedules in line with the data (at every tick); once. */
 export function registerScheduleSource(source: ScheduleSource): void {
-  scheduleSources.push(source);
+  scheduleSources.add(source);
 }
 
 /** The registered schedule sources. */

@@ -1,5 +1,5 @@
 /**
- * The durable job table (DESIGN.md section 7): jobs are rows; a worker claims due rows with
+ * The durable job table (docs/design.md section 7): jobs are rows; a worker claims due rows with
  * `FOR UPDATE SKIP LOCKED` under a lease, so two processes never run one job at once, and a job
  * whose worker died is claimed again when its lease runs out.
  */

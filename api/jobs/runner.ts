@@ -56,7 +56,9 @@ async function runJob(deps: Deps, job: Job, worker: string, log: (line: string) 
  * Claims and runs due jobs one at a time; returns how many ran.
  *
  * @example
+ * ```ts ignore
  * await runDueJobs(deps, { kinds: ["import-run"] }); // process what a poll enqueued
+ * ```
  */
 export async function runDueJobs(deps: Deps, options: RunOptions = {}): Promise<number> {
   const worker = options.worker ?? workerName();
@@ -97,8 +99,10 @@ export interface JobsHandle {
  * Starts ticking: `Deno.cron` every minute and a timer every `JOBS_TICK_SECONDS`.
  *
  * @example
+ * ```ts ignore
  * const jobs = startJobs(deps);
  * addEventListener("unload", () => jobs.stop());
+ * ```
  */
 export function startJobs(
   deps: Deps,

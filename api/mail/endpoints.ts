@@ -5,7 +5,7 @@
  * Without SSL nothing is encrypted (for a relay on a trusted network or the loopback test servers).
  */
 import type { Config } from "../config.ts";
-import type { MailAccount } from "../routes/email_sources/queries.ts";
+import type { MailAccount } from "./accounts.ts";
 import { msalAccessToken } from "./msal.ts";
 import type { SecretBinding } from "../secrets.ts";
 

@@ -114,7 +114,9 @@ async function application(
  * Errors name the failing step and never contain the secret.
  *
  * @example
+ * ```ts ignore
  * const token = await msalAccessToken(config, { tenantId, clientId, clientSecret });
+ * ```
  */
 export async function msalAccessToken(
   config: Config,

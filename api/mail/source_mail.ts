@@ -6,7 +6,7 @@
 import nodemailer from "nodemailer";
 import { Buffer } from "node:buffer";
 import type { Config } from "../config.ts";
-import type { MailAccount } from "../routes/email_sources/queries.ts";
+import type { MailAccount } from "./accounts.ts";
 import { mailLogin, smtpEndpoint } from "./endpoints.ts";
 import { tlsCaOption, tlsMismatchHint } from "./tls.ts";
 import { OutboundRefused, resolveOutbound } from "../net/outbound.ts";
@@ -45,7 +45,9 @@ const address = (a: string | { address: string }) => typeof a === "string" ? a :
  * (unreachable, refused login) and never the secret.
  *
  * @example
+ * ```ts ignore
  * await sendFromSource(config, account, { to: "a@b.c", subject: "Hi", text: "Hello" });
+ * ```
  */
 export async function sendFromSource(
   config: Config,

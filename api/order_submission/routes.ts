@@ -3,6 +3,7 @@
  * Each route carries its own submissionUser guard (not `.use`), so no router mounted near this
  * prefix inherits it.
  */
+import { allowBody, FILE_BODY_LIMIT } from "../http/body_limit.ts";
 import { Hono } from "hono";
 import {
   orderSubmissionSourceSave,
@@ -55,9 +56,16 @@ export const orderSubmissionRoutes = new Hono<AppEnv>()
     if (!vendor) throw notFound(`Vendor source ${id}`);
     return c.json(vendor);
   })
-  .post("/vendor/save", guard, body("json", orderVendorSourceSave), async (c) => {
-    return c.json(await saveVendor(c.var.deps.db, c.req.valid("json")));
-  })
+  .post(
+    "/vendor/save",
+    guard,
+    // The form sends the new template and echoes the stored one: room for both.
+    allowBody(2 * FILE_BODY_LIMIT),
+    body("json", orderVendorSourceSave),
+    async (c) => {
+      return c.json(await saveVendor(c.var.deps.db, c.req.valid("json")));
+    },
+  )
   .post("/vendor/delete/:id", guard, body("param", idParam), async (c) => {
     const { id } = c.req.valid("param");
     if (!await deleteVendor(c.var.deps.db, id)) throw notFound(`Vendor source ${id}`);

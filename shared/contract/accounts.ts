@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { newPassword } from "./auth.ts";
+import { normaliseUsername, usernameProblem } from "./usernames.ts";
 import { type EnabledColumns, ORDER_TRACKING_COLUMNS } from "./order_columns.ts";
 import {
   boundedString,
@@ -26,11 +27,23 @@ export const userIdField = z.coerce.number({ error: "userId must be a number" })
   .min(0, "userId must not be negative")
   .max(MAX_ID, "userId is out of range");
 
-/** A login name: trimmed, 1 to 100 characters, no spaces or control characters. */
-export const usernameField = z.string({ error: "Username is required" }).trim()
-  .min(1, "Username is required")
-  .max(USERNAME_MAX, `Username must be at most ${USERNAME_MAX} characters`)
-  .regex(/^[^\s\p{Cc}]+$/u, "Username cannot contain spaces or control characters");
+/** Adds the issue of an unacceptable login name (usernames.ts), naming the field. */
+function checkUsername(value: string, ctx: z.core.$RefinementCtx<string>): void {
+  const problem = usernameProblem(normaliseUsername(value));
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+}
+
+/**
+ * A login name: NFKC-normalised and trimmed, 1 to 100 characters, no spaces, control, invisible
+ * or text-direction characters, letters of one script (shared/contract/usernames.ts).
+ */
+export const usernameField = z.string({ error: "Username is required" })
+  .transform(normaliseUsername)
+  .pipe(
+    z.string().min(1, "Username is required")
+      .max(USERNAME_MAX, `Username must be at most ${USERNAME_MAX} characters`)
+      .superRefine(checkUsername),
+  );
 
 const isEmail = (value: string) => z.email().safeParse(value).success;
 
@@ -132,7 +145,9 @@ export const updateUserInfoRequest = z.object({
 /** POST /api/accounts/update/username */
 export const updateUsernameRequest = z.object({
   userId: userIdField,
-  oldUsername: boundedString(USERNAME_MAX).trim().nullish(),
+  oldUsername: boundedString(USERNAME_MAX).nullish().transform((value) =>
+    value && normaliseUsername(value)
+  ),
   newUsername: usernameField,
 });
 
@@ -170,7 +185,7 @@ export type SaveUserRequest = z.infer<typeof saveUserRequest>;
 
 /** The user form in the browser (spec section 5): username and a valid e-mail required. */
 export const userFormSchema = z.object({
-  username: z.string().trim().min(1, "Username is required"),
+  username: z.string().trim().min(1, "Username is required").superRefine(checkUsername),
   email: z.string().trim().min(1, "Email is required").refine(isEmail, INVALID_EMAIL),
   firstName: z.string(),
   lastName: z.string(),

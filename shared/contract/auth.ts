@@ -1,13 +1,19 @@
 /** Payloads of the /auth calls, shared by the server and the web app. */
 import { z } from "zod";
 import { boundedString, MAX_LENGTH } from "./fields.ts";
+import { normaliseUsername } from "./usernames.ts";
 
-/** A username as typed at login or reset: bounded and free of control characters. */
-const typedUsername = boundedString(MAX_LENGTH.username).trim().min(1, "Username is required");
+/**
+ * A username to look up, as typed at login or reset: bounded, free of control characters and
+ * normalised the way stored names are (NFKC, trimmed).
+ */
+const lookupUsername = boundedString(MAX_LENGTH.username, "Username is required")
+  .transform(normaliseUsername)
+  .pipe(z.string().min(1, "Username is required"));
 
 /** POST /auth/login */
 export const loginRequest = z.object({
-  username: typedUsername,
+  username: lookupUsername,
   password: boundedString(MAX_LENGTH.secret).min(1, "Password is required"),
 });
 export type LoginRequest = z.infer<typeof loginRequest>;
@@ -20,8 +26,8 @@ export const newPassword = boundedString(MAX_LENGTH.secret).min(
 
 /** POST /auth/reset-password: a bare JSON string, or `{ username }`. */
 export const resetPasswordRequest = z.union([
-  typedUsername,
-  z.object({ username: typedUsername }),
+  lookupUsername,
+  z.object({ username: lookupUsername }),
 ]);
 
 /** POST /auth/reset-password/complete */

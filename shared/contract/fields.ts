@@ -1,6 +1,6 @@
 /**
  * Building blocks every contract schema uses, so that each string has a maximum length and no
- * control characters, and each id fits the database's `integer` (DESIGN.md section 8: no input
+ * control characters, and each id fits the database's `integer` (docs/design.md section 8: no input
  * makes the server answer 500).
  */
 import { z } from "zod";

@@ -1,34 +1,14 @@
 /**
  * The order tracking columns a user can show or hide (spec part 1, section 3), in the spec's
  * order. The account page's column switches and the order list's column chooser both use it.
+ * Derived from the order catalog (`shared/catalog/orders.ts`).
  */
-export const ORDER_TRACKING_COLUMNS = [
-  "accountNumber",
-  "brandName",
-  "customerName",
-  "customerNumber",
-  "customerPoNumber",
-  "documentNumber",
-  "estimatedArrivalDate",
-  "itemNumber",
-  "itemStatus",
-  "lineStatus",
-  "notes",
-  "orderDate",
-  "poDate",
-  "qty",
-  "qtyFulfilled",
-  "shipToName",
-  "shippedDate",
-  "supplierName",
-  "supplierOrderStatus",
-  "trackingNumbers",
-  "wildcard1",
-  "wildcard2",
-] as const;
+import { columnsOf } from "../catalog/catalog.ts";
+import { ORDER_CATALOG } from "../catalog/orders.ts";
+export const ORDER_TRACKING_COLUMNS: readonly OrderTrackingColumn[] = columnsOf(ORDER_CATALOG);
 
 /** One of the order tracking columns. */
-export type OrderTrackingColumn = (typeof ORDER_TRACKING_COLUMNS)[number];
+export type OrderTrackingColumn = keyof typeof ORDER_CATALOG;
 
 /** Column name → shown. */
 export type EnabledColumns = Record<OrderTrackingColumn, boolean>;

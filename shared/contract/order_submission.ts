@@ -89,7 +89,7 @@ export function isTemplateFileName(name: string): boolean {
 }
 
 /** The largest template accepted, decoded (the feeds' file cap). */
-export const MAX_TEMPLATE_BYTES = 50 * 1024 * 1024;
+export const MAX_TEMPLATE_BYTES = 10 * 1024 * 1024;
 
 // ---------------------------------------------------------------------------------------------
 // Order submission source

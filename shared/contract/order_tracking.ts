@@ -4,43 +4,32 @@
  */
 import { z } from "zod";
 import { boundedString, MAX_ID, MAX_LENGTH } from "./fields.ts";
-import { ORDER_TRACKING_COLUMNS, type OrderTrackingColumn } from "./order_columns.ts";
+import type { OrderTrackingColumn } from "./order_columns.ts";
+import {
+  fieldsOfKind,
+  type FileFields,
+  fileFieldsOf,
+  labelsOf,
+  recordSchema,
+  searchFieldsOf,
+  uniqueChoicesOf,
+} from "../catalog/catalog.ts";
+import { ORDER_CATALOG } from "../catalog/orders.ts";
 
 /** One order field fed by a file column: every list column but notes, which only people write. */
-export type OrderField = Exclude<OrderTrackingColumn, "notes">;
+export type OrderField = FileFields<typeof ORDER_CATALOG>;
 /** The order fields a source column can feed (spec section 3, columnNormalizationValues). */
-export const ORDER_FIELDS: readonly OrderField[] = ORDER_TRACKING_COLUMNS.filter(
-  (column): column is OrderField => column !== "notes",
-);
+export const ORDER_FIELDS: readonly OrderField[] = fileFieldsOf(ORDER_CATALOG);
 
 /** Order fields that hold dates (ISO text in answers, `YYYY-MM-DDTHH:MM:SS`). */
-export const DATE_FIELDS = ["estimatedArrivalDate", "orderDate", "poDate", "shippedDate"] as const;
+export const DATE_FIELDS = fieldsOfKind(ORDER_CATALOG, "date");
 /** Order fields that hold numbers. */
-export const NUMBER_FIELDS = ["qty", "qtyFulfilled"] as const;
+export const NUMBER_FIELDS = fieldsOfKind(ORDER_CATALOG, "number");
+/** Field → label, for column headers and the normalisation editor. */
+export const ORDER_LABELS: Record<OrderTrackingColumn, string> = labelsOf(ORDER_CATALOG);
 
 /** The fixed choices of a source's unique column, as the spec spells them. */
-export const UNIQUE_COLUMNS = [
-  "AccountNumber",
-  "BrandName",
-  "CustomerName",
-  "CustomerNumber",
-  "CustomerPoNumber",
-  "DocumentNumber",
-  "EstimatedArrivalDate",
-  "ItemNumber",
-  "ItemStatus",
-  "LineStatus",
-  "OrderDate",
-  "PoDate",
-  "QTY",
-  "QTYFulfilled",
-  "ShipToName",
-  "ShippedDate",
-  "SupplierName",
-  "SupplierOrderStatus",
-  "Wildcard1",
-  "Wildcard2",
-] as const;
+export const UNIQUE_COLUMNS = uniqueChoicesOf(ORDER_CATALOG);
 /** One unique column choice. */
 export type UniqueColumn = typeof UNIQUE_COLUMNS[number];
 
@@ -48,7 +37,10 @@ export type UniqueColumn = typeof UNIQUE_COLUMNS[number];
  * The order field a unique column choice stands for: the choices are the fields' PascalCase
  * names (`QTY` is `qty`), so they match ignoring case.
  *
- * @example uniqueColumnField("QTYFulfilled") // "qtyFulfilled"
+ * @example
+ * ```ts
+ * uniqueColumnField("QTYFulfilled") // "qtyFulfilled"
+ * ```
  */
 export function uniqueColumnField(choice: string): OrderField | null {
   const wanted = choice.trim().toLowerCase();
@@ -67,32 +59,10 @@ export interface TrackingNumber {
   trackingNumber: string;
 }
 
+/** An order as the list shows it (from the order catalog): `id`, then every column in order. */
+export const orderSchema = recordSchema(ORDER_CATALOG);
 /** An order as the list shows it. Dates are ISO text without a zone; empty cells are null. */
-export interface Order {
-  id: number;
-  accountNumber: string | null;
-  brandName: string | null;
-  customerName: string | null;
-  customerNumber: string | null;
-  customerPoNumber: string | null;
-  documentNumber: string | null;
-  estimatedArrivalDate: string | null;
-  itemNumber: string | null;
-  itemStatus: string | null;
-  lineStatus: string | null;
-  notes: string | null;
-  orderDate: string | null;
-  poDate: string | null;
-  qty: number | null;
-  qtyFulfilled: number | null;
-  shipToName: string | null;
-  shippedDate: string | null;
-  supplierName: string | null;
-  supplierOrderStatus: string | null;
-  trackingNumbers: TrackingNumber[];
-  wildcard1: string | null;
-  wildcard2: string | null;
-}
+export type Order = z.infer<typeof orderSchema>;
 
 /** GET /api/order-tracking/order/{id}: the order plus its bookkeeping. */
 export interface OrderDetail extends Order {
@@ -133,14 +103,7 @@ export const orderListRequest = z.object({
 export type OrderListRequest = z.infer<typeof orderListRequest>;
 
 /** The search fields of the list, in the order the filter bar shows them. */
-export const SEARCH_FIELDS = [
-  { key: "PoNumberParam", label: "PO Number" },
-  { key: "ItemNumberParam", label: "Item Number" },
-  { key: "TrackingNumberParam", label: "Tracking Number" },
-  { key: "ShipToNameParam", label: "Customer/Ship To" },
-  { key: "SupplierNameParam", label: "Supplier Name" },
-  { key: "BrandNameParam", label: "Brand Name" },
-] as const;
+export const SEARCH_FIELDS = searchFieldsOf(ORDER_CATALOG);
 /** One search parameter key. */
 export type SearchParamKey = typeof SEARCH_FIELDS[number]["key"];
 

@@ -13,7 +13,10 @@ import {
  * The cell at a data row (0-based into `table.rows`) and column (0-based, from findColumn)
  * read as a number, honouring the file's decimal-comma dialect.
  *
- * @example numberAt(table, 0, findColumn(table.headers, "Qty"))
+ * @example
+ * ```ts ignore
+ * numberAt(table, 0, findColumn(table.headers, "Qty"))
+ * ```
  */
 export function numberAt(table: Table, row: number, column: number): ParsedValue<number> {
   return parseNumber(table.rows[row][column] ?? "", { decimalComma: table.decimalComma });
@@ -39,8 +42,10 @@ export function itemAt(
  * column's header (or letter).
  *
  * @example
+ * ```ts ignore
  * const qty = numberAt(table, i, col);
  * if (!qty.ok) errors.push(cellError(table, i, col, qty, "quantity"));
+ * ```
  */
 export function cellError(
   table: Table,

@@ -6,7 +6,10 @@ export type ColumnRef = string | number;
 /**
  * Column letter for a 0-based index (0 → "A", 26 → "AA").
  *
- * @example columnLetter(27) // "AB"
+ * @example
+ * ```ts
+ * columnLetter(27) // "AB"
+ * ```
  */
 export function columnLetter(index: number): string {
   let s = "";
@@ -42,8 +45,14 @@ function describeHeaders(headers: readonly string[]): string {
  * letter, so a column headed "A" is found by its name. Returns the 0-based index.
  *
  * @throws {FileRefusedError} `column_not_found`, naming the column and listing the headers
- * @example findColumn(["Item", "Qty"], " qty ") // 1
- * @example findColumn(["Item", "Qty"], "B") // 1
+ * @example
+ * ```ts
+ * findColumn(["Item", "Qty"], " qty ") // 1
+ * ```
+ * @example
+ * ```ts
+ * findColumn(["Item", "Qty"], "B") // 1
+ * ```
  */
 export function findColumn(
   headers: readonly string[],

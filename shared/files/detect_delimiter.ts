@@ -12,7 +12,10 @@ const SAMPLE_RECORDS = 100;
  * the semicolons because fewer records agree on the comma count, or, on a tie, because the
  * semicolon splits records into more fields. Single-column files get a comma.
  *
- * @example detectDelimiter("a;b;c\n1;2,5;3\n") // ";"
+ * @example
+ * ```ts
+ * detectDelimiter("a;b;c\n1;2,5;3\n") // ";"
+ * ```
  */
 export function detectDelimiter(text: string): Delimiter {
   const counts: number[][] = DELIMITERS.map(() => []);

@@ -58,7 +58,10 @@ function isValidUtf8(bytes: Uint8Array): boolean {
  * Decodes a delimited text file: BOM first, then a UTF-16 guess, then strict UTF-8, and
  * Windows-1252 when the bytes are not valid UTF-8 (the usual output of older Windows tools).
  *
- * @example decodeText(new Uint8Array([0xef, 0xbb, 0xbf, 0x61])) // { text: "a", encoding: "utf-8", bom: true }
+ * @example
+ * ```ts
+ * decodeText(new Uint8Array([0xef, 0xbb, 0xbf, 0x61])) // { text: "a", encoding: "utf-8", bom: true }
+ * ```
  */
 export function decodeText(bytes: Uint8Array): DecodedText {
   const { encoding, bomLength } = detectEncoding(bytes, false);

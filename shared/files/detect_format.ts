@@ -71,7 +71,10 @@ function zipKind(bytes: Uint8Array): ContentKind {
  * Identifies content from its first bytes (magic numbers), so that a PNG named `.csv` or a
  * text file named `.xlsx` is refused instead of parsed into garbage.
  *
- * @example sniffContent(new TextEncoder().encode("a,b\n1,2")) // "text"
+ * @example
+ * ```ts
+ * sniffContent(new TextEncoder().encode("a,b\n1,2")) // "text"
+ * ```
  */
 export function sniffContent(bytes: Uint8Array): ContentKind {
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]) || startsWith(bytes, [0x50, 0x4b, 0x05, 0x06])) {

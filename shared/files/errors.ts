@@ -26,8 +26,10 @@ export type RefusalCode =
  * error it stops the run; `message` is written for the person who sent the file.
  *
  * @example
+ * ```ts ignore
  * try { await readTable(bytes, { name: "x.csv" }); }
  * catch (e) { if (e instanceof FileRefusedError) console.error(e.message); }
+ * ```
  */
 export class FileRefusedError extends Error {
   readonly code: RefusalCode;

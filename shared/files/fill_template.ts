@@ -66,10 +66,12 @@ function placeRow(
  * keeps its other sheets. Text is escaped against formula injection.
  *
  * @example
+ * ```ts ignore
  * const { bytes } = await fillTemplate(sample, {
  *   name: "sample.xlsx", headerRow: 3,
  *   rows: [{ "Item Number": "00123", Status: "Active", Date: new Date() }],
  * });
+ * ```
  * @throws {FileRefusedError} when the template cannot be read or a column is not in it
  */
 export async function fillTemplate(

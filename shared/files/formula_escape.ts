@@ -6,8 +6,14 @@ const PLAIN_NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
  * with `= + - @`, tab or CR gets a leading apostrophe so spreadsheet programs show it as
  * text. Plain numbers such as "-5" or "+1.5e3" cannot run anything and are left alone.
  *
- * @example escapeFormula("=HYPERLINK(\"http://x\")") // "'=HYPERLINK(\"http://x\")"
- * @example escapeFormula("-5") // "-5"
+ * @example
+ * ```ts
+ * escapeFormula("=HYPERLINK(\"http://x\")") // "'=HYPERLINK(\"http://x\")"
+ * ```
+ * @example
+ * ```ts
+ * escapeFormula("-5") // "-5"
+ * ```
  */
 export function escapeFormula(text: string): string {
   if (text === "" || !STARTS_DANGEROUS.test(text) || PLAIN_NUMBER.test(text)) return text;

@@ -17,7 +17,10 @@ function filledCells(row: readonly string[]): { filled: number; numeric: number 
  * that fills at least 60% of that width with mostly non-numeric cells, which skips report
  * titles, dates and "Supplier: X" lines above it. Falls back to the first row.
  *
- * @example detectHeaderIndex([["Stock report"], ["Item", "Qty"], ["1", "5"]]) // 1
+ * @example
+ * ```ts
+ * detectHeaderIndex([["Stock report"], ["Item", "Qty"], ["1", "5"]]) // 1
+ * ```
  */
 export function detectHeaderIndex(rows: readonly (readonly string[])[]): number {
   const n = Math.min(rows.length, SAMPLE_ROWS);

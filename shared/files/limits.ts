@@ -44,7 +44,10 @@ export const FEED_LIMITS: Readonly<FileLimits> = Object.freeze({
 /**
  * Fills unset limits from {@link UPLOAD_LIMITS}.
  *
- * @example resolveLimits({ maxBytes: 50 * 1024 * 1024 }).maxRows // 1000000
+ * @example
+ * ```ts
+ * resolveLimits({ maxBytes: 50 * 1024 * 1024 }).maxRows // 1000000
+ * ```
  */
 export function resolveLimits(partial?: Partial<FileLimits>): FileLimits {
   return { ...UPLOAD_LIMITS, ...partial };

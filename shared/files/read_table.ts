@@ -145,9 +145,14 @@ export function gridToTable(grid: Grid, options: ReadOptions = {}): Table {
  * is refused (too large, wrong content, zip bomb, missing sheet or header row, caps).
  *
  * @example
+ * ```ts
+ * import assert from "node:assert/strict";
+ * import { findColumn } from "./columns.ts";
+ * const bytes = new TextEncoder().encode("Item,Quantity\nA-1,4\n");
  * const table = await readTable(bytes, { name: "stock.csv" });
  * const qty = findColumn(table.headers, "Quantity");
- * for (const row of table.rows) console.log(row[qty]);
+ * assert.equal(table.rows[0][qty], "4");
+ * ```
  */
 export async function readTable(bytes: Uint8Array, options: ReadOptions = {}): Promise<Table> {
   return gridToTable(await readGrid(bytes, options), options);

@@ -63,8 +63,14 @@ export interface NumberOptions {
  * "(5)" are accepted. "1,234" is one thousand two hundred thirty-four unless the file uses
  * decimal commas, where it is 1.234.
  *
- * @example parseNumber(" 1,234 ") // { ok: true, value: 1234 }
- * @example parseNumber("1.234,5", { decimalComma: true }) // { ok: true, value: 1234.5 }
+ * @example
+ * ```ts
+ * parseNumber(" 1,234 ") // { ok: true, value: 1234 }
+ * ```
+ * @example
+ * ```ts
+ * parseNumber("1.234,5", { decimalComma: true }) // { ok: true, value: 1234.5 }
+ * ```
  */
 export function parseNumber(text: string, options: NumberOptions = {}): ParsedValue<number> {
   const none = missing(text);
@@ -106,7 +112,10 @@ function pad(n: number, width = 2): string {
  * Converts an Excel date serial to ISO text: `YYYY-MM-DD`, or `YYYY-MM-DDTHH:MM:SS` when the
  * serial carries a time of day. Serials 1–60 follow Excel's fictitious 1900-02-29.
  *
- * @example excelSerialToIso(45356) // "2024-03-05"
+ * @example
+ * ```ts
+ * excelSerialToIso(45356) // "2024-03-05"
+ * ```
  */
 export function excelSerialToIso(serial: number, date1904 = false): string {
   let ms: number;
@@ -208,8 +217,14 @@ function isoFrom(
  * `YYYYMMDD`, or an Excel serial number. Returns ISO text, with a time only when the cell has
  * one. Impossible dates (2/30/2024) are invalid, not rolled over.
  *
- * @example parseDate("3/5/2024") // { ok: true, value: "2024-03-05" }
- * @example parseDate("45356") // { ok: true, value: "2024-03-05" }
+ * @example
+ * ```ts
+ * parseDate("3/5/2024") // { ok: true, value: "2024-03-05" }
+ * ```
+ * @example
+ * ```ts
+ * parseDate("45356") // { ok: true, value: "2024-03-05" }
+ * ```
  */
 export function parseDate(text: string, date1904 = false): ParsedValue<string> {
   const none = missing(text);
@@ -244,7 +259,10 @@ export function parseDate(text: string, date1904 = false): ParsedValue<string> {
  * Reads an item number: always text, trimmed, leading zeros kept unless `stripLeadingZeros`
  * (an all-zero item keeps one "0").
  *
- * @example parseItemNumber(" 00123 ", true) // { ok: true, value: "123" }
+ * @example
+ * ```ts
+ * parseItemNumber(" 00123 ", true) // { ok: true, value: "123" }
+ * ```
  */
 export function parseItemNumber(text: string, stripLeadingZeros = false): ParsedValue<string> {
   const none = missing(text);

@@ -120,7 +120,9 @@ export function workbookBytes(wb: XLSX.WorkBook, format: "xlsx" | "xls"): Uint8A
  * Text cells starting with `= + - @`, tab or CR are escaped against formula injection.
  *
  * @example
+ * ```ts
  * const bytes = writeTable(["Item", "Status"], [["00123", "Active"]], "xlsx");
+ * ```
  */
 export function writeTable(
   headers: readonly string[],

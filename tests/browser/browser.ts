@@ -4,7 +4,7 @@
  */
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 
-/** Flags from DESIGN.md section 9. */
+/** Flags from docs/design.md section 9. */
 const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { startTestServer } from "../support/server.ts";
 import { launchBrowser, newPage } from "./browser.ts";
 
-/** DESIGN.md section 10: first load of the login page, JS ≤ 250 kB gzipped. */
+/** docs/design.md section 10: first load of the login page, JS ≤ 250 kB gzipped. */
 const BUDGET_BYTES = 250_000;
 
 async function gzippedSize(bytes: Uint8Array): Promise<number> {

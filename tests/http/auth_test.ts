@@ -1,6 +1,7 @@
 /** Contract tests of the /auth calls over real HTTP, on PGlite or on PostgreSQL (DATABASE_URL). */
 import assert from "node:assert/strict";
-import { createResetToken } from "../../api/auth/password_reset.ts";
+import { createResetToken, PASSWORD_RESET_JOB } from "../../api/auth/password_reset.ts";
+import { runDueJobs } from "../../api/jobs/runner.ts";
 import { ADMIN_PASSWORD, startTestServer } from "../support/server.ts";
 import { testClient } from "../support/http.ts";
 
@@ -198,6 +199,29 @@ Deno.test("auth contract", async (t) => {
       assert.equal((await testClient(url).post("/auth/logout")).status, 204);
     });
 
+    await t.step("logout with only the access cookie ends the session", async () => {
+      const client = testClient(url);
+      await client.login("admin", ADMIN_PASSWORD);
+      const access = client.cookies.get("X-Access-Token")!.value;
+      const refresh = client.cookies.get("X-Refresh-Token")!.value;
+      const other = testClient(url);
+      const out = await other.post("/auth/logout", undefined, {
+        headers: { cookie: `X-Access-Token=${access}` },
+      });
+      assert.equal(out.status, 204);
+      assert.equal(
+        (await other.get("/auth/allowed", { headers: { cookie: `X-Access-Token=${access}` } }))
+          .status,
+        401,
+      );
+      assert.equal(
+        (await other.post("/auth/refresh-token", undefined, {
+          headers: { cookie: `X-Refresh-Token=${refresh}` },
+        })).status,
+        401,
+      );
+    });
+
     await t.step("cross-site state-changing requests are refused", async () => {
       const client = testClient(url);
       await client.login("admin", ADMIN_PASSWORD);
@@ -222,26 +246,38 @@ Deno.test("auth contract", async (t) => {
     });
 
     await t.step(
-      "repeated failures throttle the account, even for the right password",
+      "repeated failures from one address delay that address, even for the right password",
       async () => {
         await server.createUser({ username: "target", password: "target-password" });
-        for (let i = 0; i < 5; i++) {
+        for (let i = 0; i < 4; i++) {
           const response = await testClient(url).post("/auth/login", {
             username: "target",
             password: `guess-${i}`,
           });
           assert.equal(response.status, 401);
+          assert.deepEqual(response.body, LOGIN_FAILED);
         }
-        const locked = await testClient(url).post("/auth/login", {
+        const delayed = await testClient(url).post("/auth/login", {
           username: "target",
           password: "target-password",
         });
-        assert.equal(locked.status, 429);
+        assert.equal(delayed.status, 429);
         assert.match(
-          (locked.body as { message: string }).message,
+          (delayed.body as { message: string }).message,
           /Too many failed login attempts/,
         );
-        // Other accounts are not affected by this account's lock.
+        assert.ok(Number(delayed.headers.get("retry-after")) >= 1);
+        // An unknown name is throttled the same way: a 429 tells nothing about the account.
+        for (let i = 0; i < 4; i++) {
+          await testClient(url).post("/auth/login", { username: "nobody", password: `g-${i}` });
+        }
+        const ghost = await testClient(url).post("/auth/login", {
+          username: "nobody",
+          password: "x",
+        });
+        assert.equal(ghost.status, 429);
+        assert.deepEqual(ghost.body, delayed.body);
+        // Other accounts are not affected by this account's delay.
         assert.equal(
           (await testClient(url).post("/auth/login", {
             username: "ivy",
@@ -249,6 +285,13 @@ Deno.test("auth contract", async (t) => {
           })).status,
           200,
         );
+        // The delay passes: the owner gets in once it has (1 s after the fourth failure).
+        await db.query("update login_throttle set blocked_until = now() where account = 'target'");
+        await testClient(url).login("target", "target-password");
+        const [{ rows }] = await db.query<{ rows: number }>(
+          "select count(*)::int as rows from login_throttle where account = 'target'",
+        );
+        assert.equal(rows, 0);
       },
     );
 
@@ -258,10 +301,32 @@ Deno.test("auth contract", async (t) => {
       const unknown = await testClient(url).post("/auth/reset-password", { username: "ghost" });
       assert.equal(known.status, 200);
       assert.deepEqual(known.body, unknown.body);
-      const [{ count }] = await db.query<{ count: number }>(
-        "select count(*)::int as count from password_reset_tokens",
+      // Both requests did the same work: one job each; nothing else yet.
+      const jobs = await db.query<{ username: string }>(
+        `select payload->>'username' as username from jobs where kind = $1 order by id`,
+        [PASSWORD_RESET_JOB],
       );
-      assert.equal(count, 1);
+      assert.deepEqual(jobs.map((job) => job.username), ["admin", "ghost"]);
+      const tokens = () =>
+        db.query<{ count: number }>("select count(*)::int as count from password_reset_tokens");
+      assert.equal((await tokens())[0].count, 0);
+      // The jobs send one mail, to the known user, with a link to this server.
+      const sent: { to: string; text: string }[] = [];
+      const mailer = {
+        configured: true,
+        send: (message: { to: string; text: string }) => {
+          sent.push(message);
+          return Promise.resolve();
+        },
+      };
+      const ran = await runDueJobs({ ...server.server.deps, mailer }, {
+        kinds: [PASSWORD_RESET_JOB],
+        log: () => {},
+      });
+      assert.equal(ran, 2);
+      assert.deepEqual(sent.map((message) => message.to), ["admin@test.local"]);
+      assert.match(sent[0].text, new RegExp(`${url}/reset-password\\?token=`));
+      assert.equal((await tokens())[0].count, 1);
     });
 
     await t.step("a reset token sets the password once, and ends the user's sessions", async () => {

@@ -1,10 +1,10 @@
 /**
- * Order files becoming orders (DESIGN.md section 6): mapping, dates and numbers, tracking numbers,
+ * Order files becoming orders (docs/design.md section 6): mapping, dates and numbers, tracking numbers,
  * upsert by the unique column, notes kept, restore, row errors, rollback, the deletion job and
  * the home stats. Files are imported through the feed; results are read over HTTP.
  */
 import assert from "node:assert/strict";
-import { deleteStaleOrders } from "../../api/feeds/order_tracking/deletion_job.ts";
+import { deleteStaleOrders } from "../../api/order_tracking/feed/deletion_job.ts";
 import { feedByName } from "../../api/ingest/feeds.ts";
 import { tick } from "../../api/jobs/runner.ts";
 import type { Order } from "../../shared/contract/order_tracking.ts";

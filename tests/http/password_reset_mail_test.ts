@@ -1,5 +1,6 @@
 /**
- * Password reset end to end: the link travels by real mail (Postfix → Dovecot) and works once.
+ * Password reset end to end: the request enqueues a job, the server's background jobs send the
+ * link by real mail (Postfix → Dovecot), and it works once.
  */
 import assert from "node:assert/strict";
 import { addMailUser, connectImap, readServices, waitForMessages } from "../services/services.ts";
@@ -9,8 +10,11 @@ import { testClient } from "../support/http.ts";
 Deno.test("a reset link arrives by e-mail, sets the password once and ends old sessions", async () => {
   const info = readServices();
   const mailbox = await addMailUser(`reset-${crypto.randomUUID().slice(0, 8)}`);
+  // Background jobs on (and ticking every second): the reset mail goes through the job queue.
   const server = await startTestServer({
+    jobs: true,
     env: {
+      JOBS_TICK_SECONDS: "1",
       SMTP_HOST: info.host,
       SMTP_PORT: String(info.ports.smtp),
       SMTP_SECURITY: "none",

@@ -3,7 +3,7 @@ import { TEST_OUTBOUND_ALLOW } from "../support/server.ts";
 import assert from "node:assert/strict";
 import { loadConfig } from "../../api/config.ts";
 import { openDeps } from "../../api/server.ts";
-import { saveEmailSource } from "../../api/routes/email_sources/queries.ts";
+import { saveEmailSource } from "../../api/email_sources/queries.ts";
 import { emailSourceSave } from "../../shared/contract/email_sources.ts";
 import { generateSecretKey } from "../../api/secrets.ts";
 import { addMailUser, appendMessage, readServices } from "../services/services.ts";

@@ -10,7 +10,7 @@ import { freshPostgresDatabase } from "../support/db.ts";
 import { loadConfig } from "../../api/config.ts";
 import { openDeps } from "../../api/server.ts";
 import type { Db } from "../../api/db/client.ts";
-import { saveEmailSource } from "../../api/routes/email_sources/queries.ts";
+import { saveEmailSource } from "../../api/email_sources/queries.ts";
 import { emailSourceSave } from "../../shared/contract/email_sources.ts";
 import { generateSecretKey } from "../../api/secrets.ts";
 import { addMailUser, connectImap, type MailUser, readServices } from "../services/services.ts";

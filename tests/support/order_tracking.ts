@@ -1,7 +1,7 @@
 /** Helpers for order tracking tests: a valid source payload and importing a file directly. */
 import type { Db } from "../../api/db/client.ts";
 import type { ImportOutcome } from "../../api/ingest/feeds.ts";
-import { importOrderFile } from "../../api/feeds/order_tracking/feed.ts";
+import { importOrderFile } from "../../api/order_tracking/feed/feed.ts";
 import type { TestClient } from "./http.ts";
 
 /** A source save payload that passes validation; `overrides` replace its fields. */

@@ -20,7 +20,7 @@ import {
   settledMessages,
   type SubmissionFixture,
   submissionFixture,
-} from "./test_support.ts";
+} from "../../../tests/support/order_submission.ts";
 
 const CUSTOMER = "orders@customer.example";
 const quiet = { processRuns: true, log: () => {} };

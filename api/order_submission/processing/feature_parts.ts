@@ -1,7 +1,7 @@
 /**
  * What the order submission feature object needs from the processing part:
- * `{ feed, jobHandlers, scheduleSources }` (DESIGN.md section 4; `api/feature.ts` once the areas
- * are restructured). Until then `register.ts` hands them to today's registries.
+ * `{ feed, jobHandlers, scheduleSources }` (DESIGN.md section 4, `api/feature.ts`), spread into
+ * `orderSubmission` in `../feature.ts`; `registerFeatures` registers them at start.
  */
 import { orderSubmissionFeed } from "./feed.ts";
 import { JOB_HANDLERS, releaseSchedule } from "./jobs.ts";

@@ -18,7 +18,7 @@ import {
   newMailbox,
   settledMessages,
   submissionFixture,
-} from "./test_support.ts";
+} from "../../../tests/support/order_submission.ts";
 
 const CUSTOMER = "orders@customer.example";
 const ORDER_CSV = [

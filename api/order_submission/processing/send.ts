@@ -11,7 +11,7 @@ import type { Db } from "../../db/client.ts";
 import type { Deps } from "../../deps.ts";
 import { connectImap } from "../../ingest/imap_connect.ts";
 import { sendFromSource } from "../../mail/source_mail.ts";
-import { loadMailAccount, type MailAccount } from "../../routes/email_sources/queries.ts";
+import { loadMailAccount, type MailAccount } from "../../mail/accounts.ts";
 import { noteOnRuns } from "./outbox.ts";
 
 /** Test seams: called at the points where a crash is simulated. Production leaves them unset. */

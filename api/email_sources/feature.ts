@@ -1,0 +1,13 @@
+/** E-mail sources: the mailboxes the feeds read, and their polling (job and schedules). */
+import { defineFeature } from "../feature.ts";
+import { MAIL_POLL_JOB, mailPollJob, mailPollSchedules } from "../ingest/mailbox_poll.ts";
+import { emailSourceRoutes } from "./routes.ts";
+
+/** The e-mail sources feature. */
+export const emailSources = defineFeature({
+  name: "email_sources",
+  flag: "anyFlag",
+  routes: [{ path: "/api/email-sources", router: emailSourceRoutes }],
+  jobHandlers: { [MAIL_POLL_JOB]: mailPollJob },
+  scheduleSources: [mailPollSchedules],
+});

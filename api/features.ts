@@ -1,0 +1,28 @@
+/**
+ * The one list of feature areas. The server mounts their routes in this order (`api/app.ts`),
+ * and the server, the worker and the CLI register their feeds, job handlers, schedules and home
+ * statistics from it (`registerFeatures` in `openDeps`). Adding an area: docs/conventions.md,
+ * "Adding a feature area".
+ */
+import type { FeedNames } from "./feature.ts";
+import { accounts } from "./accounts/feature.ts";
+import { health } from "./health/feature.ts";
+import { homeStats } from "./home_stats/feature.ts";
+import { emailSources } from "./email_sources/feature.ts";
+import { importRuns } from "./import_runs/feature.ts";
+import { orderTracking } from "./order_tracking/feature.ts";
+import { orderSubmission } from "./order_submission/feature.ts";
+
+/** Every feature area, in mount order (home statistics before order tracking: shared prefix). */
+export const FEATURES = [
+  accounts,
+  health,
+  homeStats,
+  emailSources,
+  importRuns,
+  orderTracking,
+  orderSubmission,
+] as const;
+
+/** The feeds in use, e.g. `"order-tracking"`. */
+export type FeedName = FeedNames<typeof FEATURES>;

@@ -1,0 +1,66 @@
+/**
+ * A deadline on reading a request body. `Deno.serve` reads bodies only as the handler asks, and
+ * has no time-out of its own: a client that announces a body and then trickles (or stops) would
+ * hold the handler, and its connection, for as long as it likes. Here the body stream is wrapped:
+ * a pause of more than {@link BODY_IDLE_SECONDS} between two chunks, or a body still unread after
+ * `BODY_READ_TIMEOUT_SECONDS`, ends the request with 408 and closes the connection.
+ * (Headers are out of the app's reach: docs/operations.md, "Time-outs".)
+ */
+import type { MiddlewareHandler } from "hono";
+import type { AppEnv } from "../deps.ts";
+
+/** The longest pause between two chunks of a body. */
+export const BODY_IDLE_SECONDS = 30;
+const MESSAGE = "The request body arrived too slowly.";
+
+class BodyTimeout extends Error {}
+
+/** Wraps the request body (when there is one) with the idle and total deadlines. */
+export const bodyReadTimeout: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const raw = c.req.raw;
+  if (!raw.body) return await next();
+  const totalMs = c.var.deps.config.BODY_READ_TIMEOUT_SECONDS * 1000;
+  const deadline = Date.now() + totalMs;
+  const reader = raw.body.getReader();
+  let timedOut = false;
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const wait = Math.max(0, Math.min(BODY_IDLE_SECONDS * 1000, deadline - Date.now()));
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new BodyTimeout(MESSAGE)), wait);
+      });
+      try {
+        const { done, value } = await Promise.race([reader.read(), timeout]);
+        if (done) controller.close();
+        else controller.enqueue(value);
+      } catch (error) {
+        if (error instanceof BodyTimeout) timedOut = true;
+        reader.cancel().catch(() => {});
+        controller.error(error);
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+    cancel(reason) {
+      return reader.cancel(reason);
+    },
+  });
+  // Built from the parts, not from `raw`: copying `raw` would read its `signal`, which makes
+  // Deno.serve warn about its legacy abort-on-success behaviour (no handler here uses it).
+  c.req.raw = new Request(raw.url, {
+    method: raw.method,
+    headers: raw.headers,
+    body: stream,
+    duplex: "half",
+  } as RequestInit);
+  await next();
+  // Whatever the reader made of the failed read (a 400 for "malformed JSON", a 500), the cause
+  // was the client's pace.
+  if (timedOut) {
+    c.res = new Response(JSON.stringify({ message: MESSAGE }), {
+      status: 408,
+      headers: { "content-type": "application/json", connection: "close" },
+    });
+  }
+};

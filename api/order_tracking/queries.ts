@@ -1,0 +1,82 @@
+/** Reading one order, its notes, deleting it, and the home page's per-source stats. */
+import type { Db } from "../db/client.ts";
+import type { Order, OrderDetail } from "../../shared/contract/order_tracking.ts";
+import type { UpdateStatsRow } from "../../shared/contract/home_stats.ts";
+import { attachTrackingNumbers, contractOrder, ORDER_COLUMNS } from "./order_rows.ts";
+
+/** One order, deleted or not (its deletedStatus says which), or null. */
+export async function findOrder(db: Db, id: number): Promise<OrderDetail | null> {
+  const [row] = await db.query<
+    Omit<Order, "trackingNumbers"> & Omit<OrderDetail, keyof Order>
+  >(
+    `select ${ORDER_COLUMNS},
+            to_char(o.last_updated at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
+              as "lastUpdated",
+            o.order_tracking_source_id as "orderTrackingSourceId",
+            o.active_status as "activeStatus", o.deleted_status as "deletedStatus"
+       from orders o where o.id = $1`,
+    [id],
+  );
+  if (!row) return null;
+  const [withNumbers] = await attachTrackingNumbers(db, [row]);
+  return {
+    ...contractOrder(withNumbers),
+    lastUpdated: row.lastUpdated,
+    orderTrackingSourceId: row.orderTrackingSourceId,
+    activeStatus: row.activeStatus,
+    deletedStatus: row.deletedStatus,
+  };
+}
+
+/**
+ * Replaces an order's notes ("" and null clear them). Notes do not count as an update: the
+ * home stats count what files changed.
+ *
+ * @returns false when there is no such order
+ */
+export async function saveNote(db: Db, orderId: number, note: string | null): Promise<boolean> {
+  const rows = await db.query(
+    "update orders set notes = $2 where id = $1 returning id",
+    [orderId, note === null || note === "" ? null : note],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Soft-deletes an order; deleting a deleted order changes nothing. A newer file that still
+ * lists it restores it.
+ *
+ * @returns false when there is no such order
+ */
+export async function deleteOrder(db: Db, id: number): Promise<boolean> {
+  const rows = await db.query<{ id: number }>(
+    `update orders
+        set deleted_status = true, active_status = false,
+            deleted_at = case when deleted_status then deleted_at else now() end
+      where id = $1 returning id`,
+    [id],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Per live source (inactive ones too, with zeros), the orders inserted or changed and the
+ * orders deleted in the 24 hours before `now`.
+ */
+export async function orderUpdateStats(db: Db, now = new Date()): Promise<UpdateStatsRow[]> {
+  return await db.query<UpdateStatsRow>(
+    `select s.source_name as "orderTrackingSourceName",
+            (select count(*)::int from orders o
+              where o.order_tracking_source_id = s.id
+                and o.last_updated > $1::timestamptz - interval '24 hours'
+                and o.last_updated <= $1::timestamptz) as "ordersUpdated",
+            (select count(*)::int from orders o
+              where o.order_tracking_source_id = s.id
+                and o.deleted_at > $1::timestamptz - interval '24 hours'
+                and o.deleted_at <= $1::timestamptz) as "ordersDeleted"
+       from order_tracking_sources s
+      where not s.deleted_status
+      order by lower(s.source_name), s.id`,
+    [now.toISOString()],
+  );
+}

@@ -1,0 +1,128 @@
+/**
+ * Which trigrams of a search term the GIN index should read.
+ *
+ * A trigram GIN scan costs about one step per posting of every trigram it reads, and the
+ * postings of a common trigram ("po-" of every PO number, "sto" of every "Store #") run to
+ * most of the table: a term made of common trigrams spends most of its time walking them, even
+ * when one rare trigram alone narrows the matches to a few hundred orders. So the index is
+ * given only the term's rarer trigrams, chosen from a sample of the column, and the whole term
+ * is then checked on the few candidate rows. The choice changes speed, never results.
+ */
+
+/**
+ * A sample of one column: for each trigram piece, the sample values (by position) that contain
+ * it. Built once per sample, read by every search.
+ */
+export interface ColumnSample {
+  /** Number of sampled values. */
+  size: number;
+  /** Trigram piece (as `pieceCode`) → ascending positions of the sampled values containing it. */
+  postings: Map<number, number[]>;
+}
+
+/** Letters and digits → 0..35 (either case), anything else → -1. */
+const ALNUM = new Int8Array(128).fill(-1);
+for (let i = 0; i < 10; i++) ALNUM[48 + i] = i;
+for (let i = 0; i < 26; i++) ALNUM[65 + i] = ALNUM[97 + i] = 10 + i;
+
+const alnum = (text: string, i: number) => {
+  const c = text.charCodeAt(i);
+  return c < 128 ? ALNUM[c] : -1;
+};
+
+/**
+ * Calls `visit` for every three ASCII letters or digits in a row in `text`, with the piece as a
+ * number (case ignored) and the index just past it. The one definition of a piece, for the
+ * sampled values and for the terms.
+ */
+function eachPiece(text: string, visit: (code: number, end: number) => void): void {
+  let a = -1, b = -1;
+  for (let i = 0; i < text.length; i++) {
+    const c = alnum(text, i);
+    if (a >= 0 && b >= 0 && c >= 0) visit((a * 36 + b) * 36 + c, i + 1);
+    a = b;
+    b = c;
+  }
+}
+
+/** A trigram piece as a number, so that sampling thousands of values makes no strings. */
+export function pieceCode(piece: string): number {
+  return (alnum(piece, 0) * 36 + alnum(piece, 1)) * 36 + alnum(piece, 2);
+}
+
+/** The term's distinct pieces that are exactly one trigram: three ASCII letters or digits. */
+export function trigramPieces(term: string): string[] {
+  const pieces = new Map<number, string>();
+  eachPiece(term, (code, end) => {
+    if (!pieces.has(code)) pieces.set(code, term.slice(end - 3, end).toLowerCase());
+  });
+  return [...pieces.values()];
+}
+
+/** Indexes sampled values of one column by their trigram pieces. */
+export function sampleColumn(values: readonly (string | null)[]): ColumnSample {
+  const postings = new Map<number, number[]>();
+  values.forEach((value, position) => {
+    if (!value) return;
+    eachPiece(value, (code) => {
+      const list = postings.get(code);
+      if (!list) postings.set(code, [position]);
+      else if (list[list.length - 1] !== position) list.push(position);
+    });
+  });
+  return { size: values.length, postings };
+}
+
+/**
+ * How much more a candidate row costs than one posting read: the row is fetched from the heap
+ * and the whole term checked on it. Measured on PostgreSQL 15 over 1M orders: about 3 µs a
+ * candidate row against about 4 ns a posting.
+ */
+const CANDIDATE_COST = 700;
+
+/**
+ * The trigram pieces of `term` that the index should read, rarest first; empty when the term
+ * has none (shorter than three letters or digits in a row), or when nothing is known of the
+ * column, so that the index reads the whole pattern as it would without this choice.
+ *
+ * Starting from the rarest piece, the next rarer one is added while the candidate rows it rules
+ * out (counted in the sample) cost more than reading its postings.
+ *
+ * @example
+ * ```ts
+ * choosePieces("PO-00012", sampleColumn(["PO-0001200", "PO-0012000", "PO-0100000"]));
+ * ```
+ */
+export function choosePieces(term: string, sample: ColumnSample): string[] {
+  const pieces = trigramPieces(term);
+  if (pieces.length === 0 || sample.size === 0) return [];
+  const postings = (piece: string) => sample.postings.get(pieceCode(piece)) ?? [];
+  pieces.sort((a, b) => postings(a).length - postings(b).length);
+  const chosen = [pieces[0]];
+  let candidates = postings(pieces[0]);
+  for (const piece of pieces.slice(1)) {
+    if (candidates.length === 0) break;
+    const list = postings(piece);
+    const kept = intersect(candidates, list);
+    const saved = (candidates.length - kept.length) * CANDIDATE_COST;
+    if (saved > list.length) {
+      chosen.push(piece);
+      candidates = kept;
+    }
+  }
+  return chosen;
+}
+
+/** The common elements of two ascending lists. */
+function intersect(a: number[], b: number[]): number[] {
+  const out: number[] = [];
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
+    if (a[i] === b[j]) {
+      out.push(a[i]);
+      i++;
+      j++;
+    } else if (a[i] < b[j]) i++;
+    else j++;
+  }
+  return out;
+}

@@ -1,0 +1,136 @@
+/**
+ * The layer rule (docs/conventions.md, "Layers"): reads the import statements of every .ts/.tsx
+ * file and fails when a lower layer imports a higher one. Lowest first: shared → platform layers
+ * (db, http, net, auth, jobs, mail, ingest and api's top-level platform modules) → feature areas →
+ * app (app, server, worker, main, features) → cli/bench. An area imports another area only
+ * through an exception listed in `AREA_EXCEPTIONS`; the web app imports shared/ and the type of
+ * api/app.ts only. Tests (tests/ and `*_test.ts`) may import anything.
+ */
+import assert from "node:assert/strict";
+import { dirname, join, relative, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/** api/ folders that are platform layers; every other api/ folder is a feature area. */
+const PLATFORM_DIRS = new Set(["db", "http", "net", "auth", "jobs", "mail", "ingest"]);
+/** api/ top-level modules of the platform (below the areas). */
+const PLATFORM_FILES = new Set(["config.ts", "deps.ts", "secrets.ts", "feature.ts"]);
+/** api/ top-level modules of the app layer (above the areas). */
+const APP_FILES = new Set(["app.ts", "server.ts", "worker.ts", "main.ts", "features.ts"]);
+
+/** Area → areas it may import, each with its reason. None today. */
+const AREA_EXCEPTIONS: Record<string, Record<string, string>> = {};
+
+type Layer =
+  | { rank: 0; name: "shared" }
+  | { rank: 1; name: "platform" }
+  | { rank: 2; name: "area"; area: string }
+  | { rank: 3; name: "app" }
+  | { rank: 4; name: "cli" }
+  | { rank: 5; name: "web" }
+  | { rank: 6; name: "test" }
+  | { rank: 6; name: "other" };
+
+/** The layer of a repository-relative path. */
+export function layerOf(path: string): Layer {
+  const parts = path.split("/");
+  if (parts[0] === "tests" || /_test\.tsx?$/.test(path)) return { rank: 6, name: "test" };
+  if (parts[0] === "shared") return { rank: 0, name: "shared" };
+  if (parts[0] === "cli" || parts[0] === "bench") return { rank: 4, name: "cli" };
+  if (parts[0] === "web") return { rank: 5, name: "web" };
+  if (parts[0] !== "api") return { rank: 6, name: "other" };
+  if (parts.length === 2) {
+    if (APP_FILES.has(parts[1])) return { rank: 3, name: "app" };
+    if (PLATFORM_FILES.has(parts[1])) return { rank: 1, name: "platform" };
+    return { rank: 3, name: "app" };
+  }
+  if (PLATFORM_DIRS.has(parts[1])) return { rank: 1, name: "platform" };
+  return { rank: 2, name: "area", area: parts[1] };
+}
+
+/** Why `from` may not import `to`, or null when it may. */
+export function violation(from: string, to: string): string | null {
+  const a = layerOf(from);
+  const b = layerOf(to);
+  if (a.name === "test" || a.name === "other") return null;
+  if (a.name === "web") {
+    if (b.name === "shared" || b.name === "web" || to === "api/app.ts") return null;
+    return "the web app imports only shared/ and api/app.ts (its AppType)";
+  }
+  if (b.name === "test" || b.name === "other" || b.name === "web") {
+    return `${a.name} imports ${b.name} code`;
+  }
+  if (a.name === "area" && b.name === "area" && a.area !== b.area) {
+    if (AREA_EXCEPTIONS[a.area]?.[b.area]) return null;
+    return `area ${a.area} imports area ${b.area} (no listed exception)`;
+  }
+  if (b.rank > a.rank) return `${a.name} imports the higher layer ${b.name}`;
+  return null;
+}
+
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\s(?:[^"';]*?\sfrom\s)?["']([^"']+)["']|import\(\s*["']([^"']+)["']\s*\)/g;
+
+/** The relative import specifiers of a module's text. */
+export function importsOf(text: string): string[] {
+  const found: string[] = [];
+  for (const match of text.matchAll(IMPORT)) {
+    const spec = match[1] ?? match[2];
+    if (spec.startsWith(".")) found.push(spec);
+  }
+  return found;
+}
+
+async function* sourceFiles(dir: string): AsyncGenerator<string> {
+  for await (const entry of Deno.readDir(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory) {
+      if (["node_modules", "dist", "fixtures", ".tmp", "data"].includes(entry.name)) continue;
+      yield* sourceFiles(path);
+    } else if (/\.tsx?$/.test(entry.name)) yield path;
+  }
+}
+
+Deno.test("the layer check reads imports and ranks paths", () => {
+  assert.deepEqual(
+    importsOf(
+      `import a from "./a.ts";\nimport type { B } from "../b.ts";\nexport { c } from "./c.ts";\n` +
+        `import "./side.ts";\nconst d = import("./d.tsx");\nimport x from "hono";`,
+    ),
+    ["./a.ts", "../b.ts", "./c.ts", "./side.ts", "./d.tsx"],
+  );
+  const cases: [string, string, boolean][] = [
+    ["shared/contract/orders.ts", "api/db/client.ts", false],
+    ["api/ingest/feeds.ts", "api/order_tracking/feed/feed.ts", false],
+    ["api/mail/accounts.ts", "api/email_sources/queries.ts", false],
+    ["api/home_stats/routes.ts", "api/order_tracking/queries.ts", false],
+    ["api/order_tracking/routes.ts", "api/app.ts", false],
+    ["api/jobs/runner.ts", "api/server.ts", false],
+    ["api/order_tracking/routes.ts", "api/http/errors.ts", true],
+    ["api/order_tracking/sources/routes.ts", "api/order_tracking/queries.ts", true],
+    ["api/features.ts", "api/order_tracking/feature.ts", true],
+    ["cli/mail.ts", "api/server.ts", true],
+    ["web/src/api/client.ts", "api/app.ts", true],
+    ["web/src/api/client.ts", "api/deps.ts", false],
+    ["tests/support/server.ts", "api/server.ts", true],
+  ];
+  for (const [from, to, allowed] of cases) {
+    assert.equal(violation(from, to) === null, allowed, `${from} → ${to}`);
+  }
+});
+
+Deno.test("no module imports a higher layer", async () => {
+  const problems: string[] = [];
+  for (const top of ["shared", "api", "cli", "bench", "web/src"]) {
+    for await (const file of sourceFiles(join(ROOT, top))) {
+      const from = relative(ROOT, file);
+      for (const spec of importsOf(await Deno.readTextFile(file))) {
+        const to = relative(ROOT, resolve(dirname(file), spec));
+        const why = violation(from, to);
+        if (why) problems.push(`${from} imports ${to}: ${why}`);
+      }
+    }
+  }
+  assert.deepEqual(problems, []);
+});
