@@ -28,6 +28,11 @@ export interface MailRule {
   attachmentName: string;
   fileType: string;
   expectedAttachmentCount: number | null;
+  /**
+   * The feed wants the whole message, not one attachment: the run's file is the raw RFC 822
+   * message (`.eml`), and the feed chooses the attachment, or a download link, itself.
+   */
+  wholeMessage?: boolean;
 }
 
 /** One problem with one row of a file; `row` is the 1-based row number in the file. */
@@ -89,6 +94,11 @@ export interface Feed {
    * with the error's message and rolls back everything the feed wrote.
    */
   process(tx: Db, deps: Deps, file: ImportFile): Promise<ImportOutcome>;
+  /**
+   * Job kinds `process` enqueues to finish its work after the run's commit (e.g. sending);
+   * "Check now" runs them with the import runs.
+   */
+  followUpJobKinds?: string[];
 }
 
 /** Who may see a feed's import runs: a permission flag, or "admin" (also any unknown feed). */

@@ -108,7 +108,8 @@ export async function pollMailbox(
     await releaseMailboxLease(db, emailSourceId, INBOX, owner).catch(() => {});
   }
   if (options.processRuns && result.runs > 0) {
-    await runDueJobs(deps, { kinds: [IMPORT_RUN_JOB], log });
+    const followUps = registeredFeeds().flatMap((feed) => feed.followUpJobKinds ?? []);
+    await runDueJobs(deps, { kinds: [IMPORT_RUN_JOB, ...followUps], log });
   }
   return result;
 }
@@ -253,6 +254,7 @@ async function claimMessage(
   }
   const wanted = rules.filter((r) => ruleMatches(r.rule, { from, subject }));
   let parsed: Email | null = null;
+  let raw: Uint8Array | null = null;
   let problem: string | null = null;
   if (wanted.length) {
     // Room for base64 (4/3) and the rest of the message around the largest allowed file.
@@ -263,6 +265,7 @@ async function claimMessage(
       if (!full || !full.source) {
         problem = "The e-mail disappeared from the server before it could be read.";
       } else {
+        raw = new Uint8Array(full.source);
         try {
           parsed = await PostalMime.parse(full.source, { attachmentEncoding: "arraybuffer" });
         } catch (error) {
@@ -295,7 +298,9 @@ async function claimMessage(
     let runs = 0;
     for (const { feed, rule } of wanted) {
       await createRun(tx, {
-        ...runForRule(rule, parsed, problem, config.MAX_SOURCE_FILE_BYTES),
+        ...(rule.wholeMessage && parsed && raw
+          ? wholeMessageRun(rule, parsed, raw)
+          : runForRule(rule, parsed, problem, config.MAX_SOURCE_FILE_BYTES)),
         feed,
         sourceId: rule.sourceId,
         trigger: "mail",
@@ -321,6 +326,19 @@ type RuleRun = {
   log: string[];
   error?: string;
 };
+
+/** A rule with `wholeMessage`: the raw message is the run's file; the feed reads it. */
+function wholeMessageRun(rule: MailRule, email: Email, raw: Uint8Array): RuleRun {
+  return {
+    fileName: "message.eml",
+    bytes: raw,
+    warnings: [],
+    log: [
+      `E-mail from ${email.from?.address ?? "unknown sender"}, subject "${email.subject ?? ""}".`,
+      `Matched source "${rule.sourceName}".`,
+    ],
+  };
+}
 
 /** What one matched source gets from one message: its best attachment, or a failed run. */
 function runForRule(

@@ -27,6 +27,8 @@ export interface SourceMessage {
   text: string;
   html?: string;
   attachments?: OutgoingAttachment[];
+  /** A fixed Message-ID (`<id@domain>`), e.g. derived from an outbox key; default: generated. */
+  messageId?: string;
 }
 
 /** What the server accepted. */
@@ -83,6 +85,7 @@ export async function sendFromSource(
       cc: message.cc,
       bcc: message.bcc,
       subject: message.subject,
+      messageId: message.messageId,
       text: message.text,
       html: message.html,
       attachments: message.attachments?.map((a) => ({
