@@ -281,21 +281,24 @@ const SEARCH_INDEXES = [
   "orders_tracking_trgm",
 ];
 
-/** Fills `orders` with SEARCH_ROWS generated rows, server side. */
-export async function fillOrders(db: Db, sourceId: number): Promise<void> {
+/** Fills `orders` with `rows` generated rows (SEARCH_ROWS by default), server side. */
+export async function fillOrders(db: Db, sourceId: number, rows = SEARCH_ROWS): Promise<void> {
   const syllables = `array['${SYLLABLES.join("','")}']`;
   const first = `array['${FIRST.join("','")}']`;
   // Building the indexes after the load is what a bulk load does; the bench times queries.
-  const saved = await db.query<{ def: string }>(
-    `select indexdef as def from pg_indexes where indexname = any($1::text[])`,
-    [SEARCH_INDEXES],
+  // Every index of `orders` but the constraints' (the search and the sort indexes).
+  const saved = await db.query<{ name: string; def: string }>(
+    `select indexname as name, indexdef as def from pg_indexes
+      where tablename = 'orders' and indexname not in
+        (select conname from pg_constraint where conrelid = 'orders'::regclass)`,
   );
-  for (const name of SEARCH_INDEXES) await db.exec(`drop index ${name}`);
+  for (const { name } of saved) await db.exec(`drop index ${name}`);
   await db.query(
     `insert into orders (order_tracking_source_id, unique_key, customer_po_number, item_number,
        customer_name, ship_to_name, supplier_name, brand_name, tracking_search, order_date, qty,
        line_status)
-     select $1, 'PO-' || lpad(i::text, 7, '0'), 'PO-' || lpad(i::text, 7, '0'),
+     select $1, 'PO-' || lpad(i::text, greatest(7, length(i::text)), '0'),
+            'PO-' || lpad(i::text, greatest(7, length(i::text)), '0'),
             'SKU-' || lpad((i * 7919 % 200000)::text, 6, '0'),
             (${first})[1 + i % 11] || ' ' || initcap((${syllables})[1 + (i / 11) % 11]
               || (${syllables})[1 + (i / 121) % 11] || (${syllables})[1 + (i / 1331) % 11]),
@@ -306,7 +309,7 @@ export async function fillOrders(db: Db, sourceId: number): Promise<void> {
             date '2024-01-01' + (i % 366)::int, 1 + i % 20,
             (array['Open','Shipped','Backordered','Cancelled','Delivered'])[1 + i % 5]
        from generate_series(1::bigint, $2::bigint) as i`,
-    [sourceId, SEARCH_ROWS],
+    [sourceId, rows],
   );
   await db.exec(
     `insert into tracking_numbers (order_id, tracking_number)

@@ -7,6 +7,7 @@ import { appV8Flags, measure, type Result, writeBenchFiles } from "./file_read_b
 import { orderTrackingSection } from "./order_tracking_bench.ts";
 import { loginLoadSection } from "./login_bench.ts";
 import { inventorySection } from "./inventory_bench.ts";
+import { searchScaleSection } from "./search_scale_bench.ts";
 
 const ROWS = Number(Deno.env.get("BENCH_ROWS") ?? 100_000);
 const RUNS = Number(Deno.env.get("BENCH_RUNS") ?? 6);
@@ -129,7 +130,8 @@ try {
   doc =
     "# Benchmarks\n\nFigures from `deno task bench`; targets in docs/design.md section 10. Each section is rewritten by its own benchmark.\n";
 }
-// BENCH_ONLY=files, orders, auth or inventory runs one part; the other sections are left as they were.
+// BENCH_ONLY=files, orders, auth, inventory or search-scale runs one part; the other sections are
+// left as they were.
 const only = Deno.env.get("BENCH_ONLY");
 if (!only || only === "files") {
   doc = replaceSection(doc, "## File reading", await fileReading());
@@ -142,6 +144,9 @@ if (!only || only === "auth") {
 }
 if (!only || only === "inventory") {
   doc = replaceSection(doc, "## Inventory", await inventorySection(machine()));
+}
+if (!only || only === "search-scale") {
+  doc = replaceSection(doc, "## Order list at scale", await searchScaleSection());
 }
 Deno.writeTextFileSync(RESULTS, doc.trimEnd() + "\n");
 // Formatted like the rest of the repository, so `deno fmt --check` stays green after a run.

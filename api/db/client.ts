@@ -13,13 +13,23 @@ export type Row = Record<string, unknown>;
 /** What every query site uses; a transaction gets the same shape. */
 export interface Db {
   readonly kind: "pglite" | "postgres";
-  /** Runs one parameterised statement and returns its rows. */
-  query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /**
+   * Runs one parameterised statement and returns its rows. An aborted `signal` cancels the
+   * statement on PostgreSQL; PGlite cannot interrupt one, so there it only stops a statement
+   * from starting.
+   */
+  query<T = Row>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<T[]>;
   /** Runs several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
   /** Runs `fn` in a transaction; nested calls become savepoints. */
   transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/** Per-statement options. */
+export interface QueryOptions {
+  /** Aborting it cancels the statement (PostgreSQL) or keeps it from starting (both). */
+  signal?: AbortSignal;
 }
 
 // int8 and numeric come back as numbers on both drivers: counts and ids fit easily.
@@ -58,7 +68,9 @@ async function openPglite(dataDir: string): Promise<Db> {
   type Tx = Pick<PGlite, "query" | "exec">;
   const wrap = (conn: Tx, inTx: boolean, savepoints = { n: 0 }): Db => ({
     kind: "pglite",
-    async query<T>(sql: string, params: readonly unknown[] = []) {
+    async query<T>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
+      // One WASM thread runs the statement to its end: only one not yet started can be skipped.
+      options?.signal?.throwIfAborted();
       return (await conn.query<T>(sql, params as unknown[])).rows;
     },
     async exec(sql: string) {
@@ -91,8 +103,19 @@ function openPostgres(url: string): Db {
   type Conn = postgres.Sql | postgres.TransactionSql;
   const wrap = (conn: Conn, inTx: boolean, savepoints = { n: 0 }): Db => ({
     kind: "postgres",
-    async query<T>(text: string, params: readonly unknown[] = []) {
-      return [...await conn.unsafe(text, params as postgres.ParameterOrJSON<never>[])] as T[];
+    async query<T>(text: string, params: readonly unknown[] = [], options?: QueryOptions) {
+      const signal = options?.signal;
+      signal?.throwIfAborted();
+      const pending = conn.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
+      if (!signal) return [...await pending] as T[];
+      // The server stops the statement (a cancel request on a second connection).
+      const cancel = () => pending.cancel();
+      signal.addEventListener("abort", cancel, { once: true });
+      try {
+        return [...await pending] as T[];
+      } finally {
+        signal.removeEventListener("abort", cancel);
+      }
     },
     async exec(text: string) {
       await conn.unsafe(text);

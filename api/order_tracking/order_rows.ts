@@ -26,6 +26,7 @@ export const ORDER_COLUMNS = [
 export async function attachTrackingNumbers<T extends { id: number }>(
   db: Db,
   orders: T[],
+  signal?: AbortSignal,
 ): Promise<(T & { trackingNumbers: TrackingNumber[] })[]> {
   const byOrder = new Map<number, TrackingNumber[]>(orders.map((order) => [order.id, []]));
   if (orders.length > 0) {
@@ -33,6 +34,7 @@ export async function attachTrackingNumbers<T extends { id: number }>(
       `select order_id as "orderId", id, tracking_number as "trackingNumber"
          from tracking_numbers where order_id = any($1::bigint[]) order by order_id, id`,
       [orders.map((order) => order.id)],
+      { signal },
     );
     for (const row of rows) {
       byOrder.get(row.orderId)?.push({ id: row.id, trackingNumber: row.trackingNumber });

@@ -16,7 +16,9 @@ const orderUser = requireFlag("orderUser");
 
 export const orderTrackingRoutes = new Hono<AppEnv>()
   .post("/list", orderUser, body("json", orderListRequest), async (c) => {
-    return c.json(await searchOrders(c.var.deps.db, c.req.valid("json")));
+    // A client that goes away (a newer search replaced this one) cancels the query.
+    const db = c.var.deps.db;
+    return c.json(await searchOrders(db, c.req.valid("json"), undefined, c.req.raw.signal));
   })
   .get("/order/:id", orderUser, body("param", idParam), async (c) => {
     const { id } = c.req.valid("param");

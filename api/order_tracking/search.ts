@@ -38,6 +38,15 @@ const SORTABLE: Map<string, string> = new Map([
   ["notes", "lower(o.notes)"],
 ]);
 
+/** Sort expressions over columns that are never null: no nulls to place, no split needed. */
+const NOT_NULL = new Set(["o.id", "o.last_updated", "lower(o.tracking_search)"]);
+
+/**
+ * A count is exact up to this many matches; past it the answer says "more than" (countCapped).
+ * Counting 10,001 rows costs about as much as reading 200 pages of 50: cheap at any table size.
+ */
+export const COUNT_CAP = 10_000;
+
 /** The sortable column names, for error messages and the client. */
 export const SORTABLE_COLUMNS = ["id", ...ORDER_FIELDS, "notes", "lastUpdated"];
 
@@ -99,14 +108,20 @@ function param(params: unknown[], value: unknown): string {
   return `$${params.length}`;
 }
 
+/** One sort key: its SQL expression and direction; empty values sort last either way. */
+interface SortKey {
+  expression: string;
+  ascending: boolean;
+}
+
 /**
- * The order by clause for `SortParams`, in the map's order, ending with the id so that pages
- * never overlap. Without a sort, newest first.
+ * The sort keys of `SortParams`, in the map's order, without repeats and without the id
+ * tie-break (see `orderBy`).
  *
  * @throws 400 naming an unknown column
  */
-export function sortClause(sort: OrderListRequest["SortParams"]): string {
-  const parts: string[] = [];
+export function sortKeys(sort: OrderListRequest["SortParams"]): SortKey[] {
+  const keys: SortKey[] = [];
   const seen = new Set<string>();
   for (const [name, ascending] of Object.entries(sort ?? {})) {
     const key = name.trim().toLowerCase();
@@ -118,20 +133,71 @@ export function sortClause(sort: OrderListRequest["SortParams"]): string {
     }
     if (seen.has(key)) continue;
     seen.add(key);
-    parts.push(`${expression} ${ascending ? "asc" : "desc"} nulls last`);
+    keys.push({ expression, ascending });
   }
-  if (!seen.has("id")) parts.push(parts.length ? "o.id asc" : "o.id desc");
+  return keys;
+}
+
+/**
+ * The order by clause of `keys`, ending with the id (in the first key's direction, so that a
+ * one-column sort is exactly the order of that column's `(expression, id)` index, forwards or
+ * backwards) so that pages never overlap. Without keys, newest first. `firstNullsFirst` writes
+ * the first key descending with nulls first: the order of a backward index scan, used on the
+ * two halves of a descending sort (non-empty values, then empty ones) where it changes nothing.
+ */
+function orderBy(keys: SortKey[], firstNullsFirst = false): string {
+  if (keys.length === 0) return "o.id desc";
+  const parts = keys.map(({ expression, ascending }, i) => {
+    if (NOT_NULL.has(expression)) return `${expression} ${ascending ? "asc" : "desc"}`;
+    if (i === 0 && firstNullsFirst && !ascending) return `${expression} desc nulls first`;
+    return `${expression} ${ascending ? "asc" : "desc"} nulls last`;
+  });
+  if (!keys.some((key) => key.expression === "o.id")) {
+    parts.push(keys[0].ascending ? "o.id asc" : "o.id desc");
+  }
   return parts.join(", ");
+}
+
+/** The order by clause for `SortParams` (see `orderBy`). @throws 400 naming an unknown column */
+export function sortClause(sort: OrderListRequest["SortParams"]): string {
+  return orderBy(sortKeys(sort));
+}
+
+/**
+ * The query of one page of whole order rows, `limit` rows from `offset`, in `keys`' order.
+ *
+ * Each sortable column has an index on `(expression, id)` over the live orders (migration 0013),
+ * which gives ascending order with empty values last going forwards, and descending order with
+ * empty values FIRST going backwards. So a descending sort on a column that may be empty is read
+ * in two halves, each one index scan that stops at `offset + limit` rows: the non-empty values
+ * backwards, then the empty ones; the outer sort merges at most twice the page's depth.
+ */
+function pageQuery(where: string, keys: SortKey[], limit: number, offset: number): string {
+  const first = keys[0];
+  if (!first || first.ascending || NOT_NULL.has(first.expression)) {
+    return `select o.* from orders o where ${where}
+             order by ${orderBy(keys)} limit ${limit} offset ${offset}`;
+  }
+  const depth = offset + limit;
+  const half = (condition: string) =>
+    `(select o.* from orders o where ${where} and ${first.expression} ${condition}
+       order by ${orderBy(keys, true)} limit ${depth})`;
+  return `select o.* from (${half("is not null")} union all ${half("is null")}) o
+           order by ${orderBy(keys)} limit ${limit} offset ${offset}`;
 }
 
 /**
  * One page of the order list and the number of matching orders. `sample` chooses the trigrams
  * the indexes read (by default the current sample of `db`; null reads every trigram of each
- * term, as plain `ilike '%term%'` does).
+ * term, as plain `ilike '%term%'` does). `signal` stops the queries when the client goes away
+ * (on PostgreSQL the running statement is cancelled; PGlite cannot interrupt a statement, so
+ * only the ones not yet started are skipped).
  *
- * With search terms the matches are found once (one BitmapAnd/BitmapOr over the trigram
- * indexes), kept in a CTE, and both counted and paged from there. Without terms every live
- * order matches: counting and paging stay separate, so the page can follow an index.
+ * The page is read first, in the sort's index order where one serves it (`pageQuery`); the
+ * dates are formatted for the page's rows only, after the limit. The count then follows from
+ * the page when the page is not full (the last one); otherwise it is counted up to
+ * `COUNT_CAP` (or the page's end when deeper) plus one: a number of matches above that answers
+ * `totalRecordCount` = the bound and `countCapped: true`, meaning "more than".
  *
  * @example
  * ```ts ignore
@@ -144,34 +210,44 @@ export async function searchOrders(
   sample: SearchSample | null = searchTerms(request).length
     ? currentSearchSample(db) ?? null
     : null,
+  signal?: AbortSignal,
 ): Promise<OrderListResult> {
-  const order = sortClause(request.SortParams);
-  const { sql: where, params, terms } = searchWhere(request, sample);
+  const keys = sortKeys(request.SortParams);
+  const { sql: where, params } = searchWhere(request, sample);
   const offset = (request.PageIndex - 1) * request.PageSize;
-  const page = `order by ${order} limit ${request.PageSize} offset ${offset}`;
+  const page = pageQuery(where, keys, request.PageSize, offset);
+  const rows = await db.query<Omit<Order, "trackingNumbers">>(
+    `select ${ORDER_COLUMNS} from (${page}) o order by ${orderBy(keys)}`,
+    params,
+    { signal },
+  );
   let count: number;
-  let rows: (Omit<Order, "trackingNumbers"> & { total?: number })[];
-  if (terms > 0) {
-    rows = await db.query(
-      `with o as materialized (select * from orders o where ${where})
-       select ${ORDER_COLUMNS}, (select count(*) from o)::int as total from o ${page}`,
-      params,
-    );
-    count = rows[0]?.total ?? (offset === 0 ? 0 : await countOrders(db, where, params));
-  } else {
-    count = await countOrders(db, where, params);
-    if (count === 0 || offset >= count) return { orders: [], totalRecordCount: count };
-    rows = await db.query(`select ${ORDER_COLUMNS} from orders o where ${where} ${page}`, params);
+  let capped = false;
+  if (rows.length > 0 && rows.length < request.PageSize) count = offset + rows.length;
+  else if (rows.length === 0 && offset === 0) count = 0;
+  else {
+    const bound = Math.max(COUNT_CAP, offset + request.PageSize);
+    count = await countOrders(db, where, params, bound + 1, signal);
+    if (count > bound) [count, capped] = [bound, true];
   }
-  for (const row of rows) delete row.total;
-  const orders = await attachTrackingNumbers(db, rows);
-  return { orders: orders.map(contractOrder), totalRecordCount: count };
+  const orders = (await attachTrackingNumbers(db, rows, signal)).map(contractOrder);
+  return capped
+    ? { orders, totalRecordCount: count, countCapped: true }
+    : { orders, totalRecordCount: count };
 }
 
-async function countOrders(db: Db, where: string, params: unknown[]): Promise<number> {
+/** The number of matches, counting no further than `limit`. */
+async function countOrders(
+  db: Db,
+  where: string,
+  params: unknown[],
+  limit: number,
+  signal?: AbortSignal,
+): Promise<number> {
   const [{ count }] = await db.query<{ count: number }>(
-    `select count(*)::int as count from orders o where ${where}`,
+    `select count(*)::int as count from (select 1 from orders o where ${where} limit ${limit}) m`,
     params,
+    { signal },
   );
   return count;
 }

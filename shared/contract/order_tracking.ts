@@ -75,7 +75,13 @@ export interface OrderDetail extends Order {
 /** POST /api/order-tracking/list answer. */
 export interface OrderListResult {
   orders: Order[];
+  /** The number of matches; with `countCapped`, a lower bound ("more than" it). */
   totalRecordCount: number;
+  /**
+   * Present (true) only when there are more matches than were counted (more than 10,000, or
+   * than the requested page's end): `totalRecordCount` is then "more than", not exact.
+   */
+  countCapped?: true;
 }
 
 const searchTerm = boundedString(MAX_LENGTH.name, "Search terms are at most 200 characters")

@@ -96,6 +96,7 @@ export async function importOrderFile(tx: Db, file: ImportFile): Promise<ImportO
   const result = readRecords(table, mapping.columns, uniqueField, source.secondaryDelimiter);
   const fields = Object.keys(mapping.columns) as OrderField[];
   const counts = await upsertOrders(tx, file.sourceId, result.records, fields, file.receivedAt);
+  await refreshStatistics(tx, counts.inserted + counts.updated + counts.restored);
   const rowErrors = [...table.errors, ...result.errors].sort((a, b) => a.row - b.row);
   log.push(
     `Orders: ${counts.inserted} new, ${counts.updated} updated, ${counts.restored} restored, ` +
@@ -121,6 +122,27 @@ export async function importOrderFile(tx: Db, file: ImportFile): Promise<ImportO
     rowErrors,
     log,
   };
+}
+
+/** An import changing at least this many orders, and ... */
+const ANALYZE_MIN_CHANGED = 10_000;
+/** ... at least this share of the table, refreshes the planner's statistics of `orders`. */
+const ANALYZE_MIN_SHARE = 0.1;
+
+/**
+ * ANALYZE `orders` after an import that changed many of them (docs/order_tracking.md, "Order
+ * list at scale"): the list's plans (an index in sort order vs. the trigram indexes, a bounded
+ * count) follow the estimated share of matches, and a large import changes it at once.
+ * PostgreSQL's autovacuum would catch up minutes later; PGlite has none. ANALYZE samples a
+ * fixed number of rows, so it costs about the same at any size; run in the import's
+ * transaction, it sees the import's rows.
+ */
+async function refreshStatistics(tx: Db, changed: number): Promise<void> {
+  if (changed < ANALYZE_MIN_CHANGED) return;
+  const [{ rows }] = await tx.query<{ rows: number }>(
+    "select greatest(reltuples, 0)::float8 as rows from pg_class where oid = 'orders'::regclass",
+  );
+  if (changed >= rows * ANALYZE_MIN_SHARE) await tx.exec("analyze orders");
 }
 
 /** The feed as the ingest seam sees it. */
