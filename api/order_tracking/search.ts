@@ -47,6 +47,48 @@ const NOT_NULL = new Set(["o.id", "o.last_updated", "lower(o.tracking_search)"])
  */
 export const COUNT_CAP = 10_000;
 
+/**
+ * A search whose terms match at least this share of the sampled orders is broad: its page is
+ * read in sort order with the terms as a filter (the plain `ilike`, cheaper per row than the
+ * trigram pieces, which only help an index find few rows), and its count is bounded by cost.
+ */
+const BROAD_SHARE = 0.01;
+/**
+ * A broad search is counted over about this many orders at most: its bound is the matches
+ * expected among them (share × budget, rounded down, at most COUNT_CAP), so the count costs
+ * the same at 1M and 10M orders.
+ */
+const COUNT_ROWS_BUDGET = 20_000;
+
+/**
+ * The share of the sampled orders that `request`'s terms match (1 without terms), or null
+ * without a sample. The terms are checked as `ilike '%term%'` does, on lower-cased values
+ * (an estimate: lower-casing beyond ASCII may differ slightly from the database's).
+ */
+export function sampleShare(request: OrderListRequest, sample: SearchSample | null): number | null {
+  const terms = searchTerms(request).map(({ term, columns }) => ({
+    term: term.toLowerCase(),
+    columns: columns.map((column) => sample?.[column].values ?? []),
+  }));
+  if (terms.length === 0) return 1;
+  const size = sample?.customer_po_number.size ?? 0;
+  if (!sample || size === 0) return null;
+  const all = !!request.AndOrParam;
+  let hits = 0;
+  for (let i = 0; i < size; i++) {
+    const matches = (t: typeof terms[number]) => t.columns.some((v) => v[i]?.includes(t.term));
+    if (all ? terms.every(matches) : terms.some(matches)) hits++;
+  }
+  return hits / size;
+}
+
+/** The count's bound for a broad search: share × budget, in round figures, at most COUNT_CAP. */
+function broadBound(share: number): number {
+  const expected = Math.min(COUNT_CAP, share * COUNT_ROWS_BUDGET);
+  const unit = expected >= 1000 ? 1000 : 100;
+  return Math.max(100, Math.floor(expected / unit) * unit);
+}
+
 /** The sortable column names, for error messages and the client. */
 export const SORTABLE_COLUMNS = ["id", ...ORDER_FIELDS, "notes", "lastUpdated"];
 
@@ -187,6 +229,25 @@ function pageQuery(where: string, keys: SortKey[], limit: number, offset: number
 }
 
 /**
+ * The statements of a search: the page query (formatted columns, page order), the where
+ * clause and parameters the count uses, and the count's bound (see `searchOrders`).
+ */
+export function searchPlan(
+  request: OrderListRequest,
+  sample: SearchSample | null,
+): { page: string; where: string; params: unknown[]; bound: number } {
+  const keys = sortKeys(request.SortParams);
+  const share = sampleShare(request, sample);
+  const broad = share !== null && share >= BROAD_SHARE;
+  const { sql: where, params } = searchWhere(request, broad ? null : sample);
+  const offset = (request.PageIndex - 1) * request.PageSize;
+  const inner = pageQuery(where, keys, request.PageSize, offset);
+  const page = `select ${ORDER_COLUMNS} from (${inner}) o order by ${orderBy(keys)}`;
+  const bound = Math.max(broad ? broadBound(share) : COUNT_CAP, offset + request.PageSize);
+  return { page, where, params, bound };
+}
+
+/**
  * One page of the order list and the number of matching orders. `sample` chooses the trigrams
  * the indexes read (by default the current sample of `db`; null reads every trigram of each
  * term, as plain `ilike '%term%'` does). `signal` stops the queries when the client goes away
@@ -195,9 +256,12 @@ function pageQuery(where: string, keys: SortKey[], limit: number, offset: number
  *
  * The page is read first, in the sort's index order where one serves it (`pageQuery`); the
  * dates are formatted for the page's rows only, after the limit. The count then follows from
- * the page when the page is not full (the last one); otherwise it is counted up to
- * `COUNT_CAP` (or the page's end when deeper) plus one: a number of matches above that answers
- * `totalRecordCount` = the bound and `countCapped: true`, meaning "more than".
+ * the page when the page is not full (the last one); otherwise it is counted up to a bound (or
+ * the page's end when deeper) plus one: a number of matches above the bound answers
+ * `totalRecordCount` = the bound and `countCapped: true`, meaning "more than". The bound is
+ * `COUNT_CAP`, or, for a broad search (the sample's share of matches at least `BROAD_SHARE`),
+ * the matches expected among `COUNT_ROWS_BUDGET` orders, so that counting never reads more
+ * than about that many orders.
  *
  * @example
  * ```ts ignore
@@ -212,22 +276,16 @@ export async function searchOrders(
     : null,
   signal?: AbortSignal,
 ): Promise<OrderListResult> {
-  const keys = sortKeys(request.SortParams);
-  const { sql: where, params } = searchWhere(request, sample);
+  const plan = searchPlan(request, sample);
+  const rows = await db.query<Omit<Order, "trackingNumbers">>(plan.page, plan.params, { signal });
   const offset = (request.PageIndex - 1) * request.PageSize;
-  const page = pageQuery(where, keys, request.PageSize, offset);
-  const rows = await db.query<Omit<Order, "trackingNumbers">>(
-    `select ${ORDER_COLUMNS} from (${page}) o order by ${orderBy(keys)}`,
-    params,
-    { signal },
-  );
   let count: number;
   let capped = false;
   if (rows.length > 0 && rows.length < request.PageSize) count = offset + rows.length;
   else if (rows.length === 0 && offset === 0) count = 0;
   else {
-    const bound = Math.max(COUNT_CAP, offset + request.PageSize);
-    count = await countOrders(db, where, params, bound + 1, signal);
+    count = await countOrders(db, plan.where, plan.params, plan.bound + 1, signal);
+    const bound = plan.bound;
     if (count > bound) [count, capped] = [bound, true];
   }
   const orders = (await attachTrackingNumbers(db, rows, signal)).map(contractOrder);

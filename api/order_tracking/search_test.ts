@@ -8,7 +8,7 @@ import fc from "fast-check";
 import type { Db } from "../db/client.ts";
 import type { OrderListRequest } from "../../shared/contract/order_tracking.ts";
 import { openTestDb } from "../../tests/support/db.ts";
-import { searchWhere } from "./search.ts";
+import { searchOrders, searchWhere, sortClause } from "./search.ts";
 import { currentSearchSample, refreshSearchSample } from "./search_sample.ts";
 
 const SYLLABLES = ["sto", "vel", "wald", "ka", "lo", "Mü", "ran", "pen"];
@@ -124,6 +124,55 @@ Deno.test("order search: sampled trigram choice finds exactly what plain ilike f
           );
         }),
         { numRuns: 200 },
+      );
+    });
+
+    // The list as it answers (index-ordered halves for descending sorts, plain ilike for broad
+    // terms, bounded count) against the plain query: every match counted, one sort, offset.
+    const sortColumn = fc.constantFrom(
+      "customerPoNumber",
+      "brandName",
+      "qty",
+      "orderDate",
+      "notes",
+      "trackingNumbers",
+      "id",
+      "shipToName",
+    );
+    const listed = fc.record({
+      terms: fc.dictionary(fc.constantFrom(...KEYS), term, { maxKeys: 3 }),
+      and: fc.boolean(),
+      sort: fc.array(fc.tuple(sortColumn, fc.boolean()), { maxLength: 2 }),
+      page: fc.integer({ min: 1, max: 5 }),
+      size: fc.constantFrom(10, 25, 250),
+    }).map(({ terms, and, sort, page, size }): OrderListRequest => ({
+      PageSize: size,
+      PageIndex: page,
+      AndOrParam: and,
+      SortParams: Object.fromEntries(sort),
+      ...terms,
+    }));
+
+    await t.step("pages and counts are those of the plain search", async () => {
+      await fc.assert(
+        fc.asyncProperty(listed, async (request) => {
+          const where = searchWhere(request);
+          const expected = await db.query<{ id: number }>(
+            `select o.id from orders o where ${where.sql} order by ${
+              sortClause(request.SortParams)
+            } limit ${request.PageSize} offset ${(request.PageIndex - 1) * request.PageSize}`,
+            where.params,
+          );
+          const [{ n }] = await db.query<{ n: number }>(
+            `select count(*)::int as n from orders o where ${where.sql}`,
+            where.params,
+          );
+          const answer = await searchOrders(db, request, sample);
+          assert.deepEqual(answer.orders.map((o) => o.id), expected.map((r) => r.id));
+          if (answer.countCapped) assert.ok(answer.totalRecordCount < n);
+          else assert.equal(answer.totalRecordCount, n);
+        }),
+        { numRuns: 150 },
       );
     });
   } finally {

@@ -16,6 +16,8 @@
 export interface ColumnSample {
   /** Number of sampled values. */
   size: number;
+  /** The sampled values, lower case (by position; null for empty), to estimate a term's share. */
+  values: (string | null)[];
   /** Trigram piece (as `pieceCode`) → ascending positions of the sampled values containing it. */
   postings: Map<number, number[]>;
 }
@@ -70,7 +72,7 @@ export function sampleColumn(values: readonly (string | null)[]): ColumnSample {
       else if (list[list.length - 1] !== position) list.push(position);
     });
   });
-  return { size: values.length, postings };
+  return { size: values.length, postings, values: values.map((v) => v ? v.toLowerCase() : null) };
 }
 
 /**

@@ -67,8 +67,12 @@ export async function fetchEmailSourceList(): Promise<EmailSourceItem[]> {
 }
 
 /** POST /api/order-tracking/list */
-export async function fetchOrders(request: OrderListRequest): Promise<OrderListResult> {
-  return await bodyOf(await orders.list.$post({ json: request }));
+export async function fetchOrders(
+  request: OrderListRequest,
+  signal?: AbortSignal,
+): Promise<OrderListResult> {
+  // Aborting (a newer search replaces this one) ends the request; the server cancels its query.
+  return await bodyOf(await orders.list.$post({ json: request }, { init: { signal } }));
 }
 
 /** GET /api/order-tracking/order/{id} */

@@ -26,6 +26,7 @@ import {
   useShownSearchFields,
 } from "./filter_bar.tsx";
 import { nextSort, OrdersTable, type Sort } from "./orders_table.tsx";
+import { pageCount as pagesOf, pageText, totalText } from "./pager_text.ts";
 
 // Typing waits this long before searching, so one word is one request.
 const TYPING_PAUSE_MS = 300;
@@ -72,15 +73,20 @@ function ColumnChooser(
 }
 
 function Pager(
-  { pageIndex, pageCount, pageSize, onPage, onPageSize }: {
+  { pageIndex, total, capped, pageSize, onPage, onPageSize }: {
     pageIndex: number;
-    pageCount: number;
+    total: number;
+    /** The count stopped at its bound: there are more pages than counted, the last unknown. */
+    capped: boolean;
     pageSize: number;
     onPage(page: number): void;
     onPageSize(size: number): void;
   },
 ) {
   const sizeId = useId();
+  const pageCount = pagesOf(total, pageSize);
+  // With a capped count the next page always exists; the last one is not known.
+  const atEnd = !capped && pageIndex >= pageCount;
   return (
     <Flex gap="3" align="center" justify="between" wrap="wrap" mt="3">
       <Flex gap="2" align="center">
@@ -99,17 +105,16 @@ function Pager(
         <Button variant="soft" disabled={pageIndex <= 1} onClick={() => onPage(pageIndex - 1)}>
           Previous
         </Button>
-        <Text size="2" aria-live="polite">Page {pageIndex} of {pageCount}</Text>
-        <Button
-          variant="soft"
-          disabled={pageIndex >= pageCount}
-          onClick={() => onPage(pageIndex + 1)}
-        >
+        <Text size="2" aria-live="polite">{pageText(pageIndex, total, pageSize, capped)}</Text>
+        <Button variant="soft" disabled={atEnd} onClick={() => onPage(pageIndex + 1)}>
           Next
         </Button>
         <Button
           variant="soft"
-          disabled={pageIndex >= pageCount}
+          disabled={capped || pageIndex >= pageCount}
+          title={capped
+            ? "More orders than were counted: narrow the search, or reverse the sort to see the end"
+            : undefined}
           onClick={() => onPage(pageCount)}
         >
           Last
@@ -132,6 +137,8 @@ export default function OrderListPage() {
   const [pageIndex, setPageIndex] = useState(1);
   const [orders, setOrders] = useState<Order[]>([]);
   const [total, setTotal] = useState(0);
+  const [capped, setCapped] = useState(false);
+  const [searching, setSearching] = useState(false);
   const [deleting, setDeleting] = useState<Order | null>(null);
 
   useEffect(() => {
@@ -148,7 +155,9 @@ export default function OrderListPage() {
   const settledSearch = useSettled(searched, TYPING_PAUSE_MS);
 
   useEffect(() => {
-    let cancelled = false;
+    // A newer search (typing, sorting, paging) aborts this request: the server stops its query,
+    // and a late answer is never shown over the newer one.
+    const controller = new AbortController();
     const request: OrderListRequest = {
       PageSize: pageSize,
       PageIndex: pageIndex,
@@ -156,20 +165,23 @@ export default function OrderListPage() {
       SortParams: Object.fromEntries(sort),
       ...JSON.parse(settledSearch),
     };
-    fetchOrders(request).then((result) => {
-      if (cancelled) return;
+    setSearching(true);
+    fetchOrders(request, controller.signal).then((result) => {
+      if (controller.signal.aborted) return;
       setOrders(result.orders);
       setTotal(result.totalRecordCount);
-    }).catch((error) => console.error("Error fetching orders", error));
-    return () => {
-      cancelled = true;
-    };
+      setCapped(result.countCapped === true);
+    }).catch((error) => {
+      if (!controller.signal.aborted) console.error("Error fetching orders", error);
+    }).finally(() => {
+      if (!controller.signal.aborted) setSearching(false);
+    });
+    return () => controller.abort();
   }, [settledSearch, matchAll, sort, pageSize, pageIndex]);
 
   // A new search starts on page 1.
   useEffect(() => setPageIndex(1), [settledSearch, matchAll, pageSize]);
 
-  const pageCount = Math.max(1, Math.ceil(total / pageSize));
   const columns = ORDER_TRACKING_COLUMNS.filter((column) => visible.has(column));
 
   const toggleColumn = (column: OrderTrackingColumn) =>
@@ -219,7 +231,10 @@ export default function OrderListPage() {
           }}
         />
         <Flex justify="between" align="center">
-          <Text size="2" color="gray">{total} orders</Text>
+          <Text size="2" color="gray" aria-busy={searching}>
+            {totalText(total, capped)}
+            {searching ? " · Searching…" : ""}
+          </Text>
           <ColumnChooser visible={visible} onToggle={toggleColumn} />
         </Flex>
         <OrdersTable
@@ -232,7 +247,8 @@ export default function OrderListPage() {
       </Flex>
       <Pager
         pageIndex={pageIndex}
-        pageCount={pageCount}
+        total={total}
+        capped={capped}
         pageSize={pageSize}
         onPage={setPageIndex}
         onPageSize={setPageSize}
