@@ -16,7 +16,7 @@ import {
   type OrderListResult,
 } from "../../shared/contract/order_tracking.ts";
 import { invalid } from "../db/errors.ts";
-import { attachTrackingNumbers, contractOrder, ORDER_COLUMNS } from "./order_rows.ts";
+import { contractOrder, ORDER_COLUMNS } from "./order_rows.ts";
 import {
   currentSearchSample,
   SEARCH_COLUMNS,
@@ -150,6 +150,11 @@ function param(params: unknown[], value: unknown): string {
   return `$${params.length}`;
 }
 
+/** An order's tracking numbers as the contract's `[{id, trackingNumber}]`, first seen first. */
+const TRACKING_NUMBERS = `coalesce((select json_agg(json_build_object('id', t.id,
+    'trackingNumber', t.tracking_number) order by t.id)
+    from tracking_numbers t where t.order_id = o.id), '[]') as "trackingNumbers"`;
+
 /** One sort key: its SQL expression and direction; empty values sort last either way. */
 interface SortKey {
   expression: string;
@@ -242,7 +247,9 @@ export function searchPlan(
   const { sql: where, params } = searchWhere(request, broad ? null : sample);
   const offset = (request.PageIndex - 1) * request.PageSize;
   const inner = pageQuery(where, keys, request.PageSize, offset);
-  const page = `select ${ORDER_COLUMNS} from (${inner}) o order by ${orderBy(keys)}`;
+  // The page's rows only are formatted and given their tracking numbers, after the limit.
+  const page = `select ${ORDER_COLUMNS}, ${TRACKING_NUMBERS} from (${inner}) o
+    order by ${orderBy(keys)}`;
   const bound = Math.max(broad ? broadBound(share) : COUNT_CAP, offset + request.PageSize);
   return { page, where, params, bound };
 }
@@ -277,18 +284,25 @@ export async function searchOrders(
   signal?: AbortSignal,
 ): Promise<OrderListResult> {
   const plan = searchPlan(request, sample);
-  const rows = await db.query<Omit<Order, "trackingNumbers">>(plan.page, plan.params, { signal });
+  // On PostgreSQL the count runs beside the page, on another connection of the pool; its
+  // answer is dropped when the page alone tells the count. PGlite runs one statement at a time.
+  const counting = db.kind === "postgres"
+    ? countOrders(db, plan.where, plan.params, plan.bound + 1, signal).catch((e: Error) => e)
+    : null;
+  const rows = await db.query<Order>(plan.page, plan.params, { signal });
   const offset = (request.PageIndex - 1) * request.PageSize;
   let count: number;
   let capped = false;
   if (rows.length > 0 && rows.length < request.PageSize) count = offset + rows.length;
   else if (rows.length === 0 && offset === 0) count = 0;
   else {
-    count = await countOrders(db, plan.where, plan.params, plan.bound + 1, signal);
-    const bound = plan.bound;
-    if (count > bound) [count, capped] = [bound, true];
+    const counted = await (counting ??
+      countOrders(db, plan.where, plan.params, plan.bound + 1, signal));
+    if (counted instanceof Error) throw counted;
+    count = counted;
+    if (count > plan.bound) [count, capped] = [plan.bound, true];
   }
-  const orders = (await attachTrackingNumbers(db, rows, signal)).map(contractOrder);
+  const orders = rows.map(contractOrder);
   return capped
     ? { orders, totalRecordCount: count, countCapped: true }
     : { orders, totalRecordCount: count };
