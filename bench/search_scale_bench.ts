@@ -58,14 +58,20 @@ export const BATTERY: Case[] = [
     search: { SortParams: { qty: false }, PageIndex: LAST_OFFERED },
   },
   { name: "no terms, Notes descending (all empty)", search: { SortParams: { notes: false } } },
-  { name: "no terms, Tracking Numbers ascending", search: { SortParams: { trackingNumbers: true } } },
+  {
+    name: "no terms, Tracking Numbers ascending",
+    search: { SortParams: { trackingNumbers: true } },
+  },
   { name: 'one character: Customer/Ship To "a"', search: { ShipToNameParam: "a" } },
   {
     name: 'one character "a", Item Number descending, page 100',
     search: { ShipToNameParam: "a", SortParams: { itemNumber: false }, PageIndex: 100 },
   },
   { name: 'two characters: PO Number "12"', search: { PoNumberParam: "12" } },
-  { name: 'three characters, every order: Customer/Ship To "sto"', search: { ShipToNameParam: "sto" } },
+  {
+    name: 'three characters, every order: Customer/Ship To "sto"',
+    search: { ShipToNameParam: "sto" },
+  },
   {
     name: 'broad AND: Supplier "Supplier 1" AND Brand "Brand 1"',
     search: { SupplierNameParam: "Supplier 1", BrandNameParam: "Brand 1", AndOrParam: true },
@@ -83,14 +89,18 @@ export const BATTERY: Case[] = [
     search: { PoNumberParam: "PO-00012", PageIndex: 2 },
     selective: true,
   },
-  { name: 'selective: Item Number "SKU-012345"', search: { ItemNumberParam: "SKU-012345" }, selective: true },
+  {
+    name: 'selective: Item Number "SKU-012345"',
+    search: { ItemNumberParam: "SKU-012345" },
+    selective: true,
+  },
   {
     name: 'selective AND: Tracking "1ZA7F3" AND Customer/Ship To "stovelwald"',
     search: { TrackingNumberParam: "1ZA7F3", ShipToNameParam: "stovelwald", AndOrParam: true },
     selective: true,
   },
   {
-    name: 'OR of three: PO-00012 OR stovelwald OR 1ZA7F3, Order Date descending',
+    name: "OR of three: PO-00012 OR stovelwald OR 1ZA7F3, Order Date descending",
     search: {
       PoNumberParam: "PO-00012",
       ShipToNameParam: "stovelwald",
@@ -106,7 +116,10 @@ export const LIMITS: Case[] = [
     name: "two sort columns: Order Date descending, then PO Number",
     search: { SortParams: { orderDate: false, customerPoNumber: true } },
   },
-  { name: 'two characters matching almost nothing: Tracking "Q7"', search: { TrackingNumberParam: "Q7" } },
+  {
+    name: 'two characters matching almost nothing: Tracking "Q7"',
+    search: { TrackingNumberParam: "Q7" },
+  },
 ];
 
 interface Timed {
@@ -151,7 +164,9 @@ async function postgresOf(rows: number): Promise<{ db: Db; close(): Promise<void
       await tx.exec("set local maintenance_work_mem = '1GB'");
       await fillOrders(tx, await createSource(tx), rows);
     });
-    console.log(`  postgres: ${rows} orders filled in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+    console.log(
+      `  postgres: ${rows} orders filled in ${((performance.now() - t) / 1000).toFixed(0)} s`,
+    );
   } else {
     await db.exec("analyze orders");
   }
@@ -170,7 +185,9 @@ async function pgliteOf(rows: number): Promise<{ db: Db; close(): Promise<void> 
   await migrate(db);
   const t = performance.now();
   await fillOrders(db, await createSource(db), rows);
-  console.log(`  pglite: ${rows} orders filled in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+  console.log(
+    `  pglite: ${rows} orders filled in ${((performance.now() - t) / 1000).toFixed(0)} s`,
+  );
   return { db, close: () => db.close() };
 }
 
@@ -192,7 +209,9 @@ async function runColumn(
     const time = async (c: Case) => {
       const timed = await timeCase(target.db, { PageSize: 50, PageIndex: 1, ...c.search });
       console.log(
-        `  ${timed.median.toFixed(1).padStart(8)} ms  ${matches(timed.result).padStart(18)}  ${c.name}`,
+        `  ${timed.median.toFixed(1).padStart(8)} ms  ${
+          matches(timed.result).padStart(18)
+        }  ${c.name}`,
       );
       return timed;
     };
@@ -260,9 +279,9 @@ export async function searchScaleSection(): Promise<string> {
     const slowest = Math.max(...large.times.map((t) => t.median)) /
       Math.max(...small.times.map((t) => t.median));
     targetRows.push(
-      `| PostgreSQL ${large.label.split(" ")[1]} ≤ 2 × ${small.label.split(" ")[1]}: slowest search | ${
-        slowest.toFixed(2)
-      } × | ${slowest <= 2 ? "yes" : "no"} |`,
+      `| PostgreSQL ${large.label.split(" ")[1]} ≤ 2 × ${
+        small.label.split(" ")[1]
+      }: slowest search | ${slowest.toFixed(2)} × | ${slowest <= 2 ? "yes" : "no"} |`,
       `| (each search, worst ratio) | ${worst.toFixed(2)} × | |`,
     );
   }
@@ -287,7 +306,7 @@ export async function searchScaleSection(): Promise<string> {
     `| --- | ${header.slice(1).map(() => "---:").join(" | ")} |`,
     ...table(BATTERY, (c) => c.times),
     "",
-    "Outside the target, the limits (docs/order_tracking.md, \"Order list at scale\"):",
+    'Outside the target, the limits (docs/order_tracking.md, "Order list at scale"):',
     "",
     `| ${header.join(" | ")} |`,
     `| --- | ${header.slice(1).map(() => "---:").join(" | ")} |`,

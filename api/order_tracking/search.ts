@@ -218,9 +218,22 @@ export function sortClause(sort: OrderListRequest["SortParams"]): string {
  * empty values FIRST going backwards. So a descending sort on a column that may be empty is read
  * in two halves, each one index scan that stops at `offset + limit` rows: the non-empty values
  * backwards, then the empty ones; the outer sort merges at most twice the page's depth.
+ * `rare` matches (none in the sample) are found first and sorted after.
  */
-function pageQuery(where: string, keys: SortKey[], limit: number, offset: number): string {
+function pageQuery(
+  where: string,
+  keys: SortKey[],
+  limit: number,
+  offset: number,
+  rare: boolean,
+): string {
   const first = keys[0];
+  if (rare) {
+    // `offset 0` keeps the matches a subquery of their own: found through the trigram indexes,
+    // then sorted, never by walking a sort index and filtering (a full scan when they are rare).
+    return `select o.* from (select o.* from orders o where ${where} offset 0) o
+             order by ${orderBy(keys)} limit ${limit} offset ${offset}`;
+  }
   if (!first || first.ascending || NOT_NULL.has(first.expression)) {
     return `select o.* from orders o where ${where}
              order by ${orderBy(keys)} limit ${limit} offset ${offset}`;
@@ -246,7 +259,9 @@ export function searchPlan(
   const broad = share !== null && share >= BROAD_SHARE;
   const { sql: where, params } = searchWhere(request, broad ? null : sample);
   const offset = (request.PageIndex - 1) * request.PageSize;
-  const inner = pageQuery(where, keys, request.PageSize, offset);
+  // No sampled order matches: the matches are rare (under about 1 in 10,000 orders).
+  const rare = share === 0;
+  const inner = pageQuery(where, keys, request.PageSize, offset, rare);
   // The page's rows only are formatted and given their tracking numbers, after the limit.
   const page = `select ${ORDER_COLUMNS}, ${TRACKING_NUMBERS} from (${inner}) o
     order by ${orderBy(keys)}`;
