@@ -56,27 +56,36 @@ Deno.test("order list: the count is exact up to 10,000 and says so when it is no
       assert.equal("countCapped" in full, false);
     });
 
-    await t.step("a page beyond the bound counts to its end; past the last, the real total", async () => {
-      // page 201 of 50 is the last: rows 10,001 to 10,050
-      const last = await list({ PageIndex: 201 });
-      assert.equal(last.orders.length, 50);
-      assert.deepEqual([last.totalRecordCount, last.countCapped], [ORDERS, undefined]);
-      assert.equal(last.orders.at(-1)?.customerPoNumber, "PO-000001");
-      for (const page of [202, 300]) {
-        assert.deepEqual(await list({ PageIndex: page }), { orders: [], totalRecordCount: ORDERS });
-      }
-    });
+    await t.step(
+      "a page beyond the bound counts to its end; past the last, the real total",
+      async () => {
+        // page 201 of 50 is the last: rows 10,001 to 10,050
+        const last = await list({ PageIndex: 201 });
+        assert.equal(last.orders.length, 50);
+        assert.deepEqual([last.totalRecordCount, last.countCapped], [ORDERS, undefined]);
+        assert.equal(last.orders.at(-1)?.customerPoNumber, "PO-000001");
+        for (const page of [202, 300]) {
+          assert.deepEqual(await list({ PageIndex: page }), {
+            orders: [],
+            totalRecordCount: ORDERS,
+          });
+        }
+      },
+    );
 
-    await t.step("a descending sort keeps empty values last, across the two index halves", async () => {
-      const first = await list({ SortParams: { qty: false }, PageSize: 250 });
-      assert.deepEqual(first.orders.slice(0, 3).map((o) => o.qty), [9, 9, 9]);
-      // ids descending among equal values: the newest order with qty 9 first
-      assert.ok(first.orders[0].id > first.orders[1].id);
-      // the last orders by qty descending are the empty ones, oldest last
-      const ends = await list({ SortParams: { qty: false }, PageIndex: 201 });
-      assert.equal(ends.orders.at(-1)?.qty, null);
-      assert.equal(ends.orders.at(-1)?.customerPoNumber, "PO-000003");
-    });
+    await t.step(
+      "a descending sort keeps empty values last, across the two index halves",
+      async () => {
+        const first = await list({ SortParams: { qty: false }, PageSize: 250 });
+        assert.deepEqual(first.orders.slice(0, 3).map((o) => o.qty), [9, 9, 9]);
+        // ids descending among equal values: the newest order with qty 9 first
+        assert.ok(first.orders[0].id > first.orders[1].id);
+        // the last orders by qty descending are the empty ones, oldest last
+        const ends = await list({ SortParams: { qty: false }, PageIndex: 201 });
+        assert.equal(ends.orders.at(-1)?.qty, null);
+        assert.equal(ends.orders.at(-1)?.customerPoNumber, "PO-000003");
+      },
+    );
   } finally {
     await server.close();
   }
