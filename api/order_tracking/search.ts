@@ -16,7 +16,7 @@ import {
   type OrderListResult,
 } from "../../shared/contract/order_tracking.ts";
 import { invalid } from "../db/errors.ts";
-import { contractOrder, ORDER_COLUMNS } from "./order_rows.ts";
+import { attachTrackingNumbers, contractOrder, ORDER_COLUMNS } from "./order_rows.ts";
 import {
   currentSearchSample,
   SEARCH_COLUMNS,
@@ -150,11 +150,6 @@ function param(params: unknown[], value: unknown): string {
   return `$${params.length}`;
 }
 
-/** An order's tracking numbers as the contract's `[{id, trackingNumber}]`, first seen first. */
-const TRACKING_NUMBERS = `coalesce((select json_agg(json_build_object('id', t.id,
-    'trackingNumber', t.tracking_number) order by t.id)
-    from tracking_numbers t where t.order_id = o.id), '[]') as "trackingNumbers"`;
-
 /** One sort key: its SQL expression and direction; empty values sort last either way. */
 interface SortKey {
   expression: string;
@@ -262,9 +257,8 @@ export function searchPlan(
   // No sampled order matches: the matches are rare (under about 1 in 10,000 orders).
   const rare = share === 0;
   const inner = pageQuery(where, keys, request.PageSize, offset, rare);
-  // The page's rows only are formatted and given their tracking numbers, after the limit.
-  const page = `select ${ORDER_COLUMNS}, ${TRACKING_NUMBERS} from (${inner}) o
-    order by ${orderBy(keys)}`;
+  // The page's rows only are formatted, after the limit.
+  const page = `select ${ORDER_COLUMNS} from (${inner}) o order by ${orderBy(keys)}`;
   const bound = Math.max(broad ? broadBound(share) : COUNT_CAP, offset + request.PageSize);
   return { page, where, params, bound };
 }
@@ -304,7 +298,9 @@ export async function searchOrders(
   const counting = db.kind === "postgres"
     ? countOrders(db, plan.where, plan.params, plan.bound + 1, signal).catch((e: Error) => e)
     : null;
-  const rows = await db.query<Order>(plan.page, plan.params, { signal });
+  const rows = await db.query<Omit<Order, "trackingNumbers">>(plan.page, plan.params, {
+    signal,
+  });
   const offset = (request.PageIndex - 1) * request.PageSize;
   let count: number;
   let capped = false;
@@ -317,7 +313,9 @@ export async function searchOrders(
     count = counted;
     if (count > plan.bound) [count, capped] = [plan.bound, true];
   }
-  const orders = rows.map(contractOrder);
+  // One indexed query for the page's orders. (A json_agg subquery per row in the page query
+  // saves this round trip on PostgreSQL but costs about 0.4 ms a row on PGlite.)
+  const orders = (await attachTrackingNumbers(db, rows, signal)).map(contractOrder);
   return capped
     ? { orders, totalRecordCount: count, countCapped: true }
     : { orders, totalRecordCount: count };
