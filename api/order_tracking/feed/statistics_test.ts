@@ -1,0 +1,33 @@
+/**
+ * A large import refreshes the planner's statistics of `orders` (docs/order_tracking.md, "Order
+ * list at scale"); a small one leaves them to autovacuum.
+ */
+import assert from "node:assert/strict";
+import { openTestDb } from "../../../tests/support/db.ts";
+import { csv, importFile } from "../../../tests/support/order_tracking.ts";
+import { createSource } from "../../../bench/order_tracking_bench.ts";
+
+Deno.test("an import of many orders runs ANALYZE, a small one does not", async () => {
+  const { db, close } = await openTestDb();
+  try {
+    const source = await createSource(db);
+    const estimate = async () =>
+      (await db.query<{ n: number }>(
+        "select reltuples::float8 as n from pg_class where oid = 'orders'::regclass",
+      ))[0].n;
+    const rows = (from: number, count: number) =>
+      Array.from({ length: count }, (_, i) => [`PO-${from + i}`, `SKU-${i % 50}`]);
+    const before = await estimate();
+    await importFile(db, source, csv([["PO Number", "Item Number"], ...rows(0, 100)]));
+    assert.equal(await estimate(), before, "100 orders: no ANALYZE");
+    await importFile(db, source, csv([["PO Number", "Item Number"], ...rows(1000, 10_000)]));
+    assert.equal(await estimate(), 10_100);
+    const [{ n }] = await db.query<{ n: number }>(
+      `select count(*)::int as n from pg_stats
+        where tablename = 'orders' and attname = 'customer_po_number'`,
+    );
+    assert.equal(n, 1);
+  } finally {
+    await close();
+  }
+});
