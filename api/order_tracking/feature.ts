@@ -10,6 +10,7 @@ import {
   deleteStaleOrdersSchedule,
 } from "./feed/deletion_job.ts";
 import { orderTrackingFeed } from "./feed/feed.ts";
+import { ANALYZE_ORDERS_JOB, analyzeOrdersJob } from "./feed/statistics_job.ts";
 import { orderUpdateStats } from "./queries.ts";
 import { orderTrackingRoutes } from "./routes.ts";
 import { orderTrackingSourceRoutes } from "./sources/routes.ts";
@@ -23,7 +24,10 @@ export const orderTracking = defineFeature({
     { path: "/api/order-tracking-sources", router: orderTrackingSourceRoutes },
   ],
   feed: orderTrackingFeed,
-  jobHandlers: { [DELETE_STALE_ORDERS_JOB]: deleteStaleOrdersJob },
+  jobHandlers: {
+    [DELETE_STALE_ORDERS_JOB]: deleteStaleOrdersJob,
+    [ANALYZE_ORDERS_JOB]: analyzeOrdersJob,
+  },
   scheduleSources: [deleteStaleOrdersSchedule],
   homeStats: (db) => orderUpdateStats(db),
 });

@@ -18,7 +18,8 @@ import {
   uniqueColumnField,
 } from "../../../shared/contract/order_tracking.ts";
 import { mapColumns } from "./mapping.ts";
-import { SEARCH_COLUMNS } from "../search_sample.ts";
+import { enqueueJob } from "../../jobs/queue.ts";
+import { ANALYZE_ORDERS_JOB, needsAnalyze } from "./statistics_job.ts";
 import { readRecords } from "./rows.ts";
 import { upsertOrders } from "./upsert.ts";
 
@@ -126,31 +127,14 @@ export async function importOrderFile(tx: Db, file: ImportFile): Promise<ImportO
 }
 
 /**
- * The columns whose statistics the list's plans read: the searched ones (the share of matches)
- * and the live flag. Naming them skips the rest, and the statistics of the 23 sort indexes'
- * expressions, which no plan filters on (about a third of a full ANALYZE's time).
- */
-const ANALYZED = [...new Set(Object.values(SEARCH_COLUMNS).flat()), "deleted_status"];
-
-/** An import changing at least this many orders, and ... */
-const ANALYZE_MIN_CHANGED = 10_000;
-/** ... at least this share of the table, refreshes the planner's statistics of `orders`. */
-const ANALYZE_MIN_SHARE = 0.1;
-
-/**
- * ANALYZE `orders` after an import that changed many of them (docs/order_tracking.md, "Order
- * list at scale"): the list's plans (an index in sort order vs. the trigram indexes, a bounded
- * count) follow the estimated share of matches, and a large import changes it at once.
- * PostgreSQL's autovacuum would catch up minutes later; PGlite has none. ANALYZE samples a
- * fixed number of rows, so it costs about the same at any size; run in the import's
- * transaction, it sees the import's rows.
+ * After an import that changed many orders, a job refreshes their statistics
+ * (`statistics_job.ts`): enqueued in the import's transaction, it runs once that commits, on the
+ * next jobs tick, outside the import (ANALYZE takes seconds on PGlite).
  */
 async function refreshStatistics(tx: Db, changed: number): Promise<void> {
-  if (changed < ANALYZE_MIN_CHANGED) return;
-  const [{ rows }] = await tx.query<{ rows: number }>(
-    "select greatest(reltuples, 0)::float8 as rows from pg_class where oid = 'orders'::regclass",
-  );
-  if (changed >= rows * ANALYZE_MIN_SHARE) await tx.exec(`analyze orders (${ANALYZED.join(", ")})`);
+  if (await needsAnalyze(tx, changed)) {
+    await enqueueJob(tx, { kind: ANALYZE_ORDERS_JOB, dedupeKey: ANALYZE_ORDERS_JOB });
+  }
 }
 
 /** The feed as the ingest seam sees it. */

@@ -6,8 +6,9 @@ import assert from "node:assert/strict";
 import { openTestDb } from "../../../tests/support/db.ts";
 import { csv, importFile } from "../../../tests/support/order_tracking.ts";
 import { createSource } from "../../../bench/order_tracking_bench.ts";
+import { ANALYZE_ORDERS_JOB, analyzeOrders } from "./statistics_job.ts";
 
-Deno.test("an import of many orders runs ANALYZE, a small one does not", async () => {
+Deno.test("an import of many orders enqueues ANALYZE, a small one does not", async () => {
   const { db, close } = await openTestDb();
   try {
     const source = await createSource(db);
@@ -17,11 +18,20 @@ Deno.test("an import of many orders runs ANALYZE, a small one does not", async (
       ))[0].n;
     const rows = (from: number, count: number) =>
       Array.from({ length: count }, (_, i) => [`PO-${from + i}`, `SKU-${i % 50}`]);
-    const before = await estimate();
+    const jobs = async () =>
+      (await db.query<{ n: number }>(
+        "select count(*)::int as n from jobs where kind = $1 and status = 'queued'",
+        [ANALYZE_ORDERS_JOB],
+      ))[0].n;
     await importFile(db, source, csv([["PO Number", "Item Number"], ...rows(0, 100)]));
-    assert.equal(await estimate(), before, "100 orders: no ANALYZE");
+    assert.equal(await jobs(), 0, "100 orders: no ANALYZE");
     await importFile(db, source, csv([["PO Number", "Item Number"], ...rows(1000, 10_000)]));
-    assert.equal(await estimate(), 10_100);
+    assert.equal(await jobs(), 1);
+    // a second large import in a row shares the queued job
+    await importFile(db, source, csv([["PO Number", "Item Number"], ...rows(20_000, 10_000)]));
+    assert.equal(await jobs(), 1);
+    await analyzeOrders(db);
+    assert.equal(await estimate(), 20_100);
     const [{ n }] = await db.query<{ n: number }>(
       `select count(*)::int as n from pg_stats
         where tablename = 'orders' and attname = 'customer_po_number'`,

@@ -1,0 +1,48 @@
+/**
+ * Fresh planner statistics for `orders` after large imports (docs/order_tracking.md, "Order list
+ * at scale"): the list's plans (a sort index vs. the trigram indexes, a bounded count) follow the
+ * estimated share of matches, and a large import changes it at once. PostgreSQL's autovacuum
+ * catches up only minutes later; PGlite has none.
+ */
+import type { Db } from "../../db/client.ts";
+import type { JobHandler } from "../../jobs/handlers.ts";
+import { SEARCH_COLUMNS } from "../search_sample.ts";
+
+/** The job kind; also its dedupe key, so imports in a row share one ANALYZE. */
+export const ANALYZE_ORDERS_JOB = "order-tracking-analyze";
+
+/** An import changing at least this many orders, and ... */
+const ANALYZE_MIN_CHANGED = 10_000;
+/** ... at least this share of the table, refreshes the statistics. */
+const ANALYZE_MIN_SHARE = 0.1;
+
+/**
+ * The columns whose statistics the list's plans read: the searched ones (the share of matches)
+ * and the live flag. Naming them skips the rest, and the statistics of the 23 sort indexes'
+ * expressions, which no plan filters on (about a third of a full ANALYZE's time).
+ */
+const ANALYZED = [...new Set(Object.values(SEARCH_COLUMNS).flat()), "deleted_status"];
+
+/** True when `changed` orders are enough of the table to refresh its statistics. */
+export async function needsAnalyze(db: Db, changed: number): Promise<boolean> {
+  if (changed < ANALYZE_MIN_CHANGED) return false;
+  const [{ rows }] = await db.query<{ rows: number }>(
+    "select greatest(reltuples, 0)::float8 as rows from pg_class where oid = 'orders'::regclass",
+  );
+  return changed >= rows * ANALYZE_MIN_SHARE;
+}
+
+/**
+ * ANALYZE of the searched columns of `orders`. It samples a fixed number of rows, so it costs
+ * about the same at any size (about 2 s on PGlite, well under on PostgreSQL).
+ */
+export async function analyzeOrders(db: Db): Promise<void> {
+  await db.exec(`analyze orders (${ANALYZED.join(", ")})`);
+}
+
+/** The job: one ANALYZE, however many imports asked for it meanwhile. */
+export const analyzeOrdersJob: JobHandler = {
+  async run(deps) {
+    await analyzeOrders(deps.db);
+  },
+};
