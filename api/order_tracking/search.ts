@@ -248,7 +248,7 @@ function pageQuery(
 export function searchPlan(
   request: OrderListRequest,
   sample: SearchSample | null,
-): { page: string; where: string; params: unknown[]; bound: number } {
+): { page: string; where: string; params: unknown[]; bound: number; rare: boolean } {
   const keys = sortKeys(request.SortParams);
   const share = sampleShare(request, sample);
   const broad = share !== null && share >= BROAD_SHARE;
@@ -260,7 +260,7 @@ export function searchPlan(
   // The page's rows only are formatted, after the limit.
   const page = `select ${ORDER_COLUMNS} from (${inner}) o order by ${orderBy(keys)}`;
   const bound = Math.max(broad ? broadBound(share) : COUNT_CAP, offset + request.PageSize);
-  return { page, where, params, bound };
+  return { page, where, params, bound, rare };
 }
 
 /**
@@ -294,8 +294,10 @@ export async function searchOrders(
 ): Promise<OrderListResult> {
   const plan = searchPlan(request, sample);
   // On PostgreSQL the count runs beside the page, on another connection of the pool; its
-  // answer is dropped when the page alone tells the count. PGlite runs one statement at a time.
-  const counting = db.kind === "postgres"
+  // answer is dropped when the page alone tells the count. Not for rare matches, whose page
+  // almost always tells it (a second scan for nothing, when no index finds them). PGlite runs
+  // one statement at a time.
+  const counting = db.kind === "postgres" && !plan.rare
     ? countOrders(db, plan.where, plan.params, plan.bound + 1, signal).catch((e: Error) => e)
     : null;
   const rows = await db.query<Omit<Order, "trackingNumbers">>(plan.page, plan.params, {
