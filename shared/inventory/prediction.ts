@@ -269,7 +269,8 @@ export function predictItem(
 
 /**
  * Reads runs in the columnar form into a {@link SnapshotHistory}, like {@link gatherHistory}:
- * runs in any order (sorted by time), those taken in `[fromMs, toMs)` kept. Consecutive runs with
+ * an array in any order (sorted by time), another iterable in time order (else a TypeError);
+ * runs taken in `[fromMs, toMs)` kept. Consecutive runs with
  * the same item list (the same array, or equal contents) reuse one item-to-index mapping, so 30
  * runs of 100,000 items cost 100,000 lookups, not 3,000,000.
  */
@@ -282,9 +283,12 @@ export function gatherRuns(
   size: number,
 ): SnapshotHistory {
   const history = new SnapshotHistory(size);
-  const sorted = [...runs].map((run) => ({ run, t: timeMs(run.takenAt) }))
-    .filter(({ t }) => t >= fromMs && t < toMs)
-    .sort((a, b) => a.t - b.t);
+  // An array is sorted by time; another iterable (a cursor) is read as it comes, one run at a
+  // time, and must be in time order.
+  const ordered: Iterable<SnapshotRun> = Array.isArray(runs)
+    ? [...runs as SnapshotRun[]].sort((a, b) => timeMs(a.takenAt) - timeMs(b.takenAt))
+    : runs;
+  let lastTime = -Infinity;
   let lastItems: readonly string[] | null = null;
   let mapping = new Int32Array(0);
   const sameItems = (items: readonly string[]) => {
@@ -294,7 +298,13 @@ export function gatherRuns(
     for (let i = 0; i < items.length; i++) if (items[i] !== lastItems[i]) return false;
     return true;
   };
-  for (const { run, t } of sorted) {
+  for (const run of ordered) {
+    const t = timeMs(run.takenAt);
+    if (t < lastTime) {
+      throw new TypeError("Snapshot runs must come in time order when they are not an array");
+    }
+    lastTime = t;
+    if (!(t >= fromMs && t < toMs)) continue;
     const items = run.itemNumbers;
     if (!sameItems(items)) {
       mapping = new Int32Array(items.length);
