@@ -308,6 +308,9 @@ export async function inventorySection(machine: string): Promise<string> {
       `| engine peak memory ≤ 10 × file size | ${peak.toFixed(1)} × | ${
         peak <= 10 ? "yes" : "no"
       } |`,
+      `| engine-rows within 2 × reading the file alone | ${rowsRatio.toFixed(2)} × | ${
+        rowsRatio <= 2 ? "yes" : "no"
+      } |`,
       "",
     ].join("\n");
   } finally {

@@ -411,8 +411,9 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
   const strip = source.stripLeadingZeroes;
   const key = (s: string) => itemKey(s, strip);
   const catalogue = parseItemList(source.fileData.userActivatedItemNumbers, strip);
+  const catalogueKeys = catalogue.map(key);
   const indexOf = new Map<string, number>();
-  catalogue.forEach((item, i) => indexOf.set(key(item), i));
+  catalogueKeys.forEach((k, i) => indexOf.set(k, i));
   const size = catalogue.length;
 
   // 2. Prediction history, gathered before the file is read: the snapshots' garbage is then
@@ -551,7 +552,7 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
       continue;
     }
     const quantity = qtyRows[i] > 0 ? qtySum[i] : null;
-    if (quantity !== null) snapshots.push({ itemNumber: key(itemNumber), quantity, takenAt });
+    if (quantity !== null) snapshots.push({ itemNumber: catalogueKeys[i], quantity, takenAt });
     if (verdicts[i] !== 0) {
       counts.decidedByStatus++;
       const status = verdicts[i] === 1 ? STATUS_ACTIVE : STATUS_INACTIVE;
@@ -745,7 +746,7 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
     snapshots,
     snapshotRun: {
       takenAt,
-      itemNumbers: catalogue.map(key),
+      itemNumbers: catalogueKeys,
       quantities: Float64Array.from(items, (it) => it.quantity ?? NaN),
     },
     rowErrors,
