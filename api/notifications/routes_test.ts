@@ -249,7 +249,7 @@ Deno.test("notification settings: the contract over HTTP", async (t) => {
       };
       assert.deepEqual(await names(1), ["Alpha Stock", "Zeta Stock"]);
       assert.deepEqual(await names(2), ["Orders In"]);
-      assert.deepEqual(await names(3), ["Acme Tracking"]);
+      assert.deepEqual(await names(3), ["Acme 2"]); // renamed by an earlier step
       assert.deepEqual(await names(4), ["Acme Supply", "Bolt Co"]);
       assert.equal((await inv.get(`${BASE}/sources?sourceTypeId=9`)).status, 400);
       assert.equal((await inv.get(`${BASE}/sources`)).status, 400);
