@@ -1,8 +1,9 @@
 /**
  * /api/notification-settings (spec part 2, section 7): list, read, create, update, delete,
- * email-info, validate-cron, test, and `sources` (the edit screen's source picker). Any of the three flags or Admin may use them (spec section
- * 6); each route carries its own guard. The static paths come before `/:id`. Create answers 200
- * with the stored setting (the spec's forms treat only 200/204 as saved).
+ * email-info, validate-cron and test, and `sources` (the edit screen's source picker,
+ * docs/notifications.md). Any of the three flags or Admin may use them (spec section 6); each
+ * route carries its own guard. The static paths come before `/:id`. Create answers 200 with the
+ * stored setting (the spec's forms treat only 200/204 as saved).
  */
 import { Hono } from "hono";
 import {
