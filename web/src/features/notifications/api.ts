@@ -6,12 +6,19 @@ import type {
   CronValidationResult,
   EmailInfo,
   NotificationSetting,
+  NotificationSourceOption,
   NotificationTestResult,
 } from "../../../../shared/contract/notifications.ts";
 import { api } from "../../api/client.ts";
 import { isSuccess, readErrorMessage, readJson, type ResponseLike } from "../../api/http.ts";
 
-export type { CronValidationResult, EmailInfo, NotificationSetting, NotificationTestResult };
+export type {
+  CronValidationResult,
+  EmailInfo,
+  NotificationSetting,
+  NotificationSourceOption,
+  NotificationTestResult,
+};
 
 /** A call that did not answer 2xx: its status and the server's message (when it sent one). */
 export class NotificationRequestError extends Error {
@@ -73,4 +80,11 @@ export function validateCronExpression(
 /** POST /api/notification-settings/{id}/test */
 export function sendTestNotification(id: number): Promise<NotificationTestResult> {
   return answer(settings[":id"].test.$post({ param: { id: String(id) } }));
+}
+
+/** GET /api/notification-settings/sources?sourceTypeId=N: the live sources of one type. */
+export function fetchNotificationSources(
+  sourceTypeId: number,
+): Promise<NotificationSourceOption[]> {
+  return answer(settings.sources.$get({ query: { sourceTypeId: String(sourceTypeId) } }));
 }

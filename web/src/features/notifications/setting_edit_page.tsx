@@ -29,7 +29,6 @@ import {
   sourceTypeName,
   WEEKDAY_NAMES,
 } from "../../../../shared/contract/notifications.ts";
-import { fetchSources } from "../../api/order_tracking.ts";
 import { TextField } from "../../components/text_field.tsx";
 import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
 import {
@@ -37,6 +36,7 @@ import {
   type EmailInfo,
   fetchEmailInfo,
   fetchNotificationSetting,
+  fetchNotificationSources,
   type NotificationSetting,
   saveNotificationSetting,
   sendTestNotification,
@@ -203,7 +203,7 @@ export default function NotificationSettingEditPage() {
   const [loaded, setLoaded] = useState(() => (Number(params.settingId) || 0) === 0);
   const [loadError, setLoadError] = useState<string | null>(null);
   const [emailInfo, setEmailInfo] = useState<EmailInfo | null>(null);
-  const [trackingSources, setTrackingSources] = useState<Option[]>([]);
+  const [typeSources, setTypeSources] = useState<Option[]>([]);
   const [saveError, setSaveError] = useState<string | null>(null);
   const [test, setTest] = useState<TestState>({ kind: "idle" });
   const [cron, setCron] = useState<CronState>({ kind: "none" });
@@ -224,12 +224,6 @@ export default function NotificationSettingEditPage() {
     fetchEmailInfo().then(setEmailInfo).catch((error) =>
       console.error("Error fetching e-mail info", error)
     );
-    // Only order tracking keeps its sources in a table yet; the list needs the orderUser flag.
-    fetchSources().then((sources) =>
-      setTrackingSources(
-        sources.map((source) => ({ value: String(source.id), label: source.sourceName })),
-      )
-    ).catch((error) => console.error("Error fetching order tracking sources", error));
   }, []);
 
   useEffect(() => {
@@ -257,6 +251,22 @@ export default function NotificationSettingEditPage() {
   const sourceId = watch("sourceId") as number | null;
   const sourceName = watch("sourceName");
 
+  // The live sources of the chosen type (any flag may list them: docs/notifications.md).
+  useEffect(() => {
+    setTypeSources([]);
+    if (!sourceTypeId) return;
+    let cancelled = false;
+    fetchNotificationSources(sourceTypeId).then((sources) => {
+      if (cancelled) return;
+      setTypeSources(
+        sources.map((source) => ({ value: String(source.id), label: source.sourceName })),
+      );
+    }).catch((error) => console.error("Error fetching sources", error));
+    return () => {
+      cancelled = true;
+    };
+  }, [sourceTypeId]);
+
   // Custom: the server checks the expression once typing pauses; empty clears the result.
   useEffect(() => {
     if (interval !== "Custom" || cronExpression.trim() === "") {
@@ -279,7 +289,7 @@ export default function NotificationSettingEditPage() {
   }, [interval, cronExpression, timeZone]);
 
   const sourceOptions: Option[] = [{ value: ALL, label: ALL_SOURCES }];
-  if (sourceTypeId === 3) sourceOptions.push(...trackingSources);
+  sourceOptions.push(...typeSources);
   if (sourceId != null && !sourceOptions.some((option) => option.value === String(sourceId))) {
     sourceOptions.push({ value: String(sourceId), label: sourceName || `Source ${sourceId}` });
   }
