@@ -1,6 +1,6 @@
 import { Button, Card, Container, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { useAtom } from "jotai";
-import { type FormEvent, useEffect, useId, useState } from "react";
+import { type FormEvent, useId, useState } from "react";
 import { toast } from "sonner";
 import {
   allColumnsEnabled,
@@ -14,9 +14,10 @@ import {
   saveSettings,
   updateUserInfo,
   type UserInfo,
-} from "../../api/accounts.ts";
+} from "./api.ts";
 import { longDateTime } from "../../components/format_date.ts";
 import { Loading } from "../../components/loading.tsx";
+import { useResource } from "../../components/use_resource.ts";
 import { TextField } from "../../components/text_field.tsx";
 import { currentUserAtom } from "../../state/session.ts";
 import { usernameFromCookie } from "../../state/username.ts";
@@ -91,39 +92,34 @@ export default function AccountPage() {
   });
   const [reload, setReload] = useState(0);
 
-  useEffect(() => {
-    const username = usernameFromCookie() ?? currentUser?.username;
-    if (!username) return;
-    let current = true;
-    (async () => {
-      let loaded: UserInfo;
-      try {
-        loaded = await fetchUserInfo(username);
-      } catch (error) {
-        console.error("Error fetching data", error);
-        return;
-      }
-      if (!current) return;
-      setInfo(loaded);
-      setProfile({ email: loaded.email, firstName: loaded.firstName, lastName: loaded.lastName });
-      try {
-        const stored = await fetchSettings(loaded.userId);
-        if (!current) return;
-        setSettings({
-          id: stored.id,
-          // A record that belongs to nobody yet is the current user's (spec section 4).
-          userId: stored.userId || loaded.userId,
-          enabledColumns: columnsOf(stored.enabledColumns),
-        });
-      } catch (error) {
-        console.error("Error fetching order tracking view settings", error);
-        if (current) setSettings((old) => ({ ...old, userId: loaded.userId }));
-      }
-    })();
-    return () => {
-      current = false;
-    };
-  }, [reload]);
+  // The page keeps editable copies of what it loads, so the loader fills them in as it goes.
+  const username = usernameFromCookie() ?? currentUser?.username;
+  useResource(username ? ["account", username, reload] : null, async (signal) => {
+    let loaded: UserInfo;
+    try {
+      loaded = await fetchUserInfo(username!, signal);
+    } catch (error) {
+      if (!signal.aborted) console.error("Error fetching data", error);
+      return;
+    }
+    if (signal.aborted) return;
+    setInfo(loaded);
+    setProfile({ email: loaded.email, firstName: loaded.firstName, lastName: loaded.lastName });
+    try {
+      const stored = await fetchSettings(loaded.userId, signal);
+      if (signal.aborted) return;
+      setSettings({
+        id: stored.id,
+        // A record that belongs to nobody yet is the current user's (spec section 4).
+        userId: stored.userId || loaded.userId,
+        enabledColumns: columnsOf(stored.enabledColumns),
+      });
+    } catch (error) {
+      if (signal.aborted) return;
+      console.error("Error fetching order tracking view settings", error);
+      setSettings((old) => ({ ...old, userId: loaded.userId }));
+    }
+  });
 
   if (!info) return <Loading label="Loading your account" />;
 

@@ -1,21 +1,15 @@
 import { Button, Card, Container, Flex, Heading, Text } from "@radix-ui/themes";
-import { useEffect, useState } from "react";
+import { useEffect } from "react";
 import { Link } from "wouter";
-import { fetchUserCount } from "../../api/accounts.ts";
+import { useResource } from "../../components/use_resource.ts";
+import { fetchUserCount } from "./api.ts";
 
 /** /admin: the number of users and the way to manage them. */
 export default function AdminPage() {
-  const [count, setCount] = useState<number | null>(null);
-
+  const { data: count, error } = useResource(["user-count"], fetchUserCount);
   useEffect(() => {
-    let current = true;
-    fetchUserCount()
-      .then((value) => current && setCount(value))
-      .catch((error) => console.error("Error fetching data", error));
-    return () => {
-      current = false;
-    };
-  }, []);
+    if (error) console.error("Error fetching data", error);
+  }, [error]);
 
   return (
     <Container size="3" p="4">

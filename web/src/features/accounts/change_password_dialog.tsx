@@ -1,7 +1,7 @@
 import { Button, Dialog, Flex, Text, TextField } from "@radix-ui/themes";
 import { type FormEvent, useId, useState } from "react";
-import { updatePassword } from "../../api/accounts.ts";
-import { isSuccess, readErrorMessage } from "../../api/http.ts";
+import { updatePassword } from "./api.ts";
+import { messageOr } from "../../api/call.ts";
 import { ErrorAlert } from "../../components/error_alert.tsx";
 
 interface Props {
@@ -72,23 +72,17 @@ export function ChangePasswordDialog({ userId, username, onChanged }: Props) {
     setMismatch(false);
     setSaving(true);
     try {
-      const response = await updatePassword({
+      await updatePassword({
         userId,
         username,
         oldPassword: values.current,
         newPassword: values.next,
       });
-      if (isSuccess(response)) {
-        setOpen(false);
-        onChanged();
-        return;
-      }
-      const message = await readErrorMessage(response);
-      console.error("Request failed", response.status, message);
-      setFailure(message ?? "The password could not be changed.");
+      setOpen(false);
+      onChanged();
     } catch (error) {
       console.error("Request failed", error);
-      setFailure("The password could not be changed.");
+      setFailure(messageOr(error, "The password could not be changed."));
     } finally {
       setSaving(false);
     }

@@ -1,7 +1,7 @@
 import { Button, Dialog, Flex } from "@radix-ui/themes";
 import { type FormEvent, useState } from "react";
-import { updateUsername } from "../../api/accounts.ts";
-import { isSuccess, readErrorMessage } from "../../api/http.ts";
+import { updateUsername } from "./api.ts";
+import { messageOr } from "../../api/call.ts";
 import { TextField } from "../../components/text_field.tsx";
 import { ErrorAlert } from "../../components/error_alert.tsx";
 
@@ -34,18 +34,12 @@ export function ChangeUsernameDialog({ userId, username, onChanged }: Props) {
     setFailure(null);
     try {
       const newUsername = value.trim();
-      const response = await updateUsername(userId, username, newUsername);
-      if (isSuccess(response)) {
-        setOpen(false);
-        onChanged(newUsername);
-        return;
-      }
-      const message = await readErrorMessage(response);
-      console.error("Request failed", response.status, message);
-      setFailure(message ?? "The username could not be changed.");
+      await updateUsername(userId, username, newUsername);
+      setOpen(false);
+      onChanged(newUsername);
     } catch (error) {
       console.error("Request failed", error);
-      setFailure("The username could not be changed.");
+      setFailure(messageOr(error, "The username could not be changed."));
     } finally {
       setSaving(false);
     }

@@ -1,6 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Card, Container, Flex, Grid, Heading, Switch, Text } from "@radix-ui/themes";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { type Control, Controller, useForm } from "react-hook-form";
 import { Link, useLocation, useParams } from "wouter";
 import {
@@ -8,8 +8,9 @@ import {
   type UserForm,
   userFormSchema,
 } from "../../../../shared/contract/accounts.ts";
-import { fetchUser, saveUser, type UserAccount } from "../../api/accounts.ts";
+import { fetchUser, saveUser, type UserAccount } from "./api.ts";
 import { Loading } from "../../components/loading.tsx";
+import { useResource } from "../../components/use_resource.ts";
 import { TextField } from "../../components/text_field.tsx";
 import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
 import { ErrorAlert } from "../../components/error_alert.tsx";
@@ -78,8 +79,8 @@ export default function UserEditPage() {
   const [, navigate] = useLocation();
   // After a create, later saves edit the user just made instead of creating another.
   const [userId, setUserId] = useState(() => Number(params.userId) || 0);
-  const [loading, setLoading] = useState(userId !== 0);
-  const [loadFailure, setLoadFailure] = useState<string | null>(null);
+  // The user the page opened with; a save that creates one changes userId but loads nothing.
+  const [openedId] = useState(userId);
   const [saveFailure, setSaveFailure] = useState<string | null>(null);
   const [savedOnce, setSavedOnce] = useState(false);
   const { state, run } = useSaveState(USER_SAVE_RESET_MS);
@@ -89,20 +90,20 @@ export default function UserEditPage() {
   });
   const { errors } = formState;
 
-  useEffect(() => {
-    if (userId === 0) return;
-    let current = true;
-    fetchUser(userId)
-      .then((user) => current && reset(formOf(user)))
-      .catch((error) => {
-        console.error("Error fetching data", error);
-        if (current) setLoadFailure(error instanceof Error ? error.message : "Loading failed.");
-      })
-      .finally(() => current && setLoading(false));
-    return () => {
-      current = false;
-    };
-  }, []);
+  const loaded = useResource(openedId === 0 ? null : ["user", openedId], async (signal) => {
+    try {
+      const user = await fetchUser(openedId, signal);
+      reset(formOf(user));
+      return user;
+    } catch (error) {
+      if (!signal.aborted) console.error("Error fetching data", error);
+      throw error;
+    }
+  });
+  const loading = loaded.loading;
+  const loadFailure = loaded.error
+    ? loaded.error instanceof Error ? loaded.error.message : "Loading failed."
+    : null;
 
   const onSubmit = async (values: UserForm) => {
     setSaveFailure(null);

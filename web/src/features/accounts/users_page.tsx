@@ -12,7 +12,7 @@ import {
 } from "@radix-ui/themes";
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
-import { deleteUser, fetchUsers, type UserAccount } from "../../api/accounts.ts";
+import { deleteUser, fetchUsers, type UserAccount } from "./api.ts";
 import { Loading } from "../../components/loading.tsx";
 import { ListViewToggle, useListView } from "../../components/list_view.tsx";
 import { DESKTOP_MIN_WIDTH } from "../../components/use_min_width.ts";

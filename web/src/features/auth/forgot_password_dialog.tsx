@@ -3,8 +3,8 @@ import { Button, Dialog, Flex } from "@radix-ui/themes";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import type { z } from "zod";
-import { requestPasswordReset } from "../../api/auth.ts";
-import { isSuccess, readErrorMessage } from "../../api/http.ts";
+import { messageOr } from "../../api/call.ts";
+import { requestPasswordReset } from "./api.ts";
 import { ErrorAlert } from "../../components/error_alert.tsx";
 import { TextField } from "../../components/text_field.tsx";
 import { forgotPasswordSchema } from "./login_schema.ts";
@@ -39,11 +39,10 @@ export function ForgotPasswordDialog() {
   const onSubmit = async ({ username }: Values) => {
     setFailure(null);
     try {
-      const response = await requestPasswordReset(username);
-      if (isSuccess(response)) setSent(true);
-      else setFailure((await readErrorMessage(response)) ?? RESET_REQUEST_FAILED);
-    } catch {
-      setFailure(RESET_REQUEST_FAILED);
+      await requestPasswordReset(username);
+      setSent(true);
+    } catch (error) {
+      setFailure(messageOr(error, RESET_REQUEST_FAILED));
     }
   };
 

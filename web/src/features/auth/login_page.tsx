@@ -4,8 +4,8 @@ import { useAtom } from "jotai";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useLocation } from "wouter";
-import { login } from "../../api/auth.ts";
-import { isSuccess, readErrorMessage } from "../../api/http.ts";
+import { ApiError, messageOr } from "../../api/call.ts";
+import { login } from "./api.ts";
 import { ErrorAlert } from "../../components/error_alert.tsx";
 import { TextField } from "../../components/text_field.tsx";
 import { loginNoticeAtom } from "../../state/session.ts";
@@ -31,16 +31,16 @@ export default function LoginPage() {
   const onSubmit = async ({ username, password }: LoginValues) => {
     setFailure(null);
     try {
-      const response = await login(username, password);
-      if (isSuccess(response)) {
-        setNotice(null);
-        navigate("/home");
+      await login(username, password);
+      setNotice(null);
+      navigate("/home");
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.isNetworkFailure) {
+        setFailure(LOGIN_FAILED);
         return;
       }
       setNotice(null);
-      setFailure((await readErrorMessage(response)) ?? LOGIN_BAD_CREDENTIALS);
-    } catch {
-      setFailure(LOGIN_FAILED);
+      setFailure(messageOr(error, LOGIN_BAD_CREDENTIALS));
     }
   };
 

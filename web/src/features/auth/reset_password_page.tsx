@@ -14,8 +14,8 @@ import { useForm } from "react-hook-form";
 import { Link, useSearchParams } from "wouter";
 import { z } from "zod";
 import { newPassword } from "../../../../shared/contract/auth.ts";
-import { completePasswordReset } from "../../api/auth.ts";
-import { isSuccess, readErrorMessage } from "../../api/http.ts";
+import { messageOr } from "../../api/call.ts";
+import { completePasswordReset } from "./api.ts";
 import { ErrorAlert } from "../../components/error_alert.tsx";
 import { TextField } from "../../components/text_field.tsx";
 
@@ -56,11 +56,10 @@ export default function ResetPasswordPage() {
   const onSubmit = async ({ newPassword }: Values) => {
     setFailure(null);
     try {
-      const response = await completePasswordReset(token, newPassword);
-      if (isSuccess(response)) setDone(true);
-      else setFailure((await readErrorMessage(response)) ?? RESET_FAILED);
-    } catch {
-      setFailure(RESET_FAILED);
+      await completePasswordReset(token, newPassword);
+      setDone(true);
+    } catch (error) {
+      setFailure(messageOr(error, RESET_FAILED));
     }
   };
 

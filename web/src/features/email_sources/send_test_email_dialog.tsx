@@ -2,7 +2,7 @@ import { Box, Button, Dialog, Flex, Text, TextArea } from "@radix-ui/themes";
 import { useEffect, useId, useState } from "react";
 import { encodeBase64 } from "../../../../shared/base64.ts";
 import { MISSING_TEST_EMAIL_FIELDS } from "../../../../shared/contract/email_sources.ts";
-import { type EmailSource, sendTestEmail } from "../../api/email_sources.ts";
+import { type EmailSource, sendTestEmail } from "./api.ts";
 import { ErrorAlert } from "../../components/error_alert.tsx";
 import { TextField } from "../../components/text_field.tsx";
 

@@ -1,6 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Card, Container, Flex, Grid, Heading, Switch, Text } from "@radix-ui/themes";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { type Control, Controller, useForm } from "react-hook-form";
 import { Link, useParams } from "wouter";
 import {
@@ -8,10 +8,11 @@ import {
   emailSourceForm,
   NEW_EMAIL_SOURCE_FORM,
 } from "../../../../shared/contract/email_sources.ts";
-import { type EmailSource, fetchEmailSource, saveEmailSource } from "../../api/email_sources.ts";
-import { isSuccess, readJson } from "../../api/http.ts";
+import { type EmailSource, fetchEmailSource, saveEmailSource } from "./api.ts";
+import { ApiError } from "../../api/call.ts";
 import { ErrorAlert } from "../../components/error_alert.tsx";
 import { Loading } from "../../components/loading.tsx";
+import { useResource } from "../../components/use_resource.ts";
 import { TextField } from "../../components/text_field.tsx";
 import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
 
@@ -62,13 +63,9 @@ function SwitchField(
 }
 
 /** The text of a failed save: the response's message (or body text), else the spec's default. */
-async function failureText(response: { status: number; text(): Promise<string> }) {
-  const text = await response.text().catch(() => "");
-  try {
-    const message = (JSON.parse(text) as { message?: string }).message;
-    if (message) return message;
-  } catch { /* not JSON: the text itself */ }
-  return text.trim() || SAVE_FAILED;
+function failureText(error: unknown): string {
+  if (!(error instanceof ApiError) || error.isNetworkFailure) return SAVE_FAILED;
+  return error.serverMessage ?? (error.text.trim() || SAVE_FAILED);
 }
 
 /** /email-sources/edit/{sourceId}: 0 creates a source, anything else edits one. */
@@ -77,7 +74,6 @@ export default function EmailSourceEditPage() {
   // After a create, later saves edit the source just made.
   const [sourceId, setSourceId] = useState(() => Number(params.sourceId) || 0);
   const [creating] = useState(sourceId === 0);
-  const [loading, setLoading] = useState(sourceId !== 0);
   const [saveFailure, setSaveFailure] = useState<string | null>(null);
   const [savedOnce, setSavedOnce] = useState(false);
   const { state, run } = useSaveState(EMAIL_SOURCE_SAVE_RESET_MS);
@@ -88,41 +84,35 @@ export default function EmailSourceEditPage() {
   const { errors } = formState;
   const isMsal = watch("isMsal");
 
-  useEffect(() => {
-    if (sourceId === 0) return;
-    let current = true;
-    fetchEmailSource(sourceId)
-      .then((source) => current && reset(formOf(source)))
+  const [openedId] = useState(sourceId);
+  const { loading } = useResource(openedId === 0 ? null : ["email-source", openedId], async (signal) => {
+    try {
+      const source = await fetchEmailSource(openedId, signal);
+      reset(formOf(source));
+    } catch (error) {
       // Load failures are only logged (spec part 2, section 8).
-      .catch((error) => console.error("Error fetching email source", error))
-      .finally(() => current && setLoading(false));
-    return () => {
-      current = false;
-    };
-  }, []);
+      if (!signal.aborted) console.error("Error fetching email source", error);
+    }
+  });
 
   const onSubmit = async (values: EmailSourceForm) => {
     setSaveFailure(null);
     const ok = await run(async () => {
-      let response;
+      let saved;
       try {
-        response = await saveEmailSource({
+        saved = await saveEmailSource({
           ...values,
           id: sourceId,
           incomingPort: portOf(values.incomingPort),
           outgoingPort: portOf(values.outgoingPort),
         });
       } catch (error) {
-        console.error("Save failed", error);
-        setSaveFailure(SAVE_FAILED);
+        if (!(error instanceof ApiError) || error.isNetworkFailure) {
+          console.error("Save failed", error);
+        }
+        setSaveFailure(failureText(error));
         throw error;
       }
-      if (!isSuccess(response)) {
-        const message = await failureText(response);
-        setSaveFailure(message);
-        throw new Error(message);
-      }
-      const saved = await readJson<EmailSource>(response);
       if (saved?.id) {
         setSourceId(saved.id);
         reset(formOf(saved));

@@ -21,7 +21,7 @@ import {
   fetchEmailSources,
   pollEmailSource,
   type PollResult,
-} from "../../api/email_sources.ts";
+} from "./api.ts";
 import { longDateTime } from "../../components/format_date.ts";
 import { Loading } from "../../components/loading.tsx";
 import { ListViewToggle, useListView } from "../../components/list_view.tsx";

@@ -8,9 +8,9 @@ import {
   Text,
   VisuallyHidden,
 } from "@radix-ui/themes";
-import { useEffect, useState } from "react";
-import { fetchUpdateStats, type UpdateStatsRow } from "../../api/accounts.ts";
+import { fetchUpdateStats, type UpdateStatsRow } from "./api.ts";
 import { Loading } from "../../components/loading.tsx";
+import { useResource } from "../../components/use_resource.ts";
 import { TABLET_MIN_WIDTH, useMinWidth } from "../../components/use_min_width.ts";
 
 export const NO_STATS = "No stats available for the past 24 hours.";
@@ -63,21 +63,18 @@ function StatsCards({ rows }: { rows: UpdateStatsRow[] }) {
 /** /home: orders updated and deleted per order tracking source in the past 24 hours. */
 export default function HomePage() {
   const wide = useMinWidth(TABLET_MIN_WIDTH);
-  const [rows, setRows] = useState<UpdateStatsRow[] | null>(null);
-
   // Loaded once when the page opens; a failure is only logged (spec part 1, section 8).
-  useEffect(() => {
-    let current = true;
-    fetchUpdateStats()
-      .then((stats) => current && setRows(Array.isArray(stats) ? stats : []))
-      .catch((error) => {
-        console.error("Error fetching data", error);
-        if (current) setRows([]);
-      });
-    return () => {
-      current = false;
-    };
-  }, []);
+  const stats = useResource(["update-stats"], async (signal) => {
+    try {
+      const rows = await fetchUpdateStats(signal);
+      return Array.isArray(rows) ? rows : [];
+    } catch (error) {
+      if (signal.aborted) throw error;
+      console.error("Error fetching data", error);
+      return [];
+    }
+  });
+  const rows = stats.data ?? null;
 
   return (
     <Container size="3" p="4">

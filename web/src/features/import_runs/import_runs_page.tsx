@@ -10,7 +10,7 @@ import {
 } from "@radix-ui/themes";
 import { useEffect, useState } from "react";
 import { Link } from "wouter";
-import { fetchImportRuns, type ImportRunSummary } from "../../api/email_sources.ts";
+import { fetchImportRuns, type ImportRunSummary } from "./api.ts";
 import { ErrorAlert } from "../../components/error_alert.tsx";
 import { longDateTime } from "../../components/format_date.ts";
 import { Loading } from "../../components/loading.tsx";

@@ -11,7 +11,7 @@ import {
   Text,
 } from "@radix-ui/themes";
 import { useEffect, useState } from "react";
-import { fetchImportRun, type ImportRunDetails, rerunImportRun } from "../../api/email_sources.ts";
+import { fetchImportRun, type ImportRunDetails, rerunImportRun } from "./api.ts";
 import { ErrorAlert } from "../../components/error_alert.tsx";
 import { longDateTime } from "../../components/format_date.ts";
 import { Loading } from "../../components/loading.tsx";

@@ -4,7 +4,7 @@ import {
   type OrderTrackingColumn,
 } from "../../../../shared/contract/order_columns.ts";
 import type { Order } from "../../../../shared/contract/order_tracking.ts";
-import { FIELD_LABELS } from "../order_tracking_sources/source_form.ts";
+import { FIELD_LABELS } from "./source_form.ts";
 
 export { ORDER_TRACKING_COLUMNS, type OrderTrackingColumn };
 

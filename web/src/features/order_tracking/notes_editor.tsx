@@ -1,6 +1,6 @@
 import { Box, Text, TextArea } from "@radix-ui/themes";
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
-import { saveNote } from "../../api/order_tracking.ts";
+import { saveNote } from "./api.ts";
 import { isSuccess } from "../../api/http.ts";
 
 /** How long the saved highlight stays (spec part 1, section 4). */

@@ -1,7 +1,7 @@
 import { Button, Card, Container, DataList, Flex, Heading, Text } from "@radix-ui/themes";
 import { useEffect, useState } from "react";
 import { useParams } from "wouter";
-import { fetchOrder, type OrderDetail } from "../../api/order_tracking.ts";
+import { fetchOrder, type OrderDetail } from "./api.ts";
 import { cellText, COLUMN_LABELS, ORDER_TRACKING_COLUMNS } from "./columns.ts";
 import { NotesEditor } from "./notes_editor.tsx";
 

@@ -8,7 +8,7 @@ import {
   fetchViewSettings,
   type Order,
   type OrderListRequest,
-} from "../../api/order_tracking.ts";
+} from "./api.ts";
 import { isSuccess } from "../../api/http.ts";
 import { DeleteDialog } from "../../components/delete_dialog.tsx";
 import { currentUserAtom } from "../../state/session.ts";

@@ -1,7 +1,7 @@
 import { DropdownMenu, IconButton, Table } from "@radix-ui/themes";
 import type { MouseEvent } from "react";
 import { useLocation } from "wouter";
-import type { Order } from "../../api/order_tracking.ts";
+import type { Order } from "./api.ts";
 import { cellText, COLUMN_LABELS, type OrderTrackingColumn } from "./columns.ts";
 
 /** The sort, in order: column → ascending. */

@@ -24,7 +24,7 @@ import {
   fetchEmailSourceList,
   fetchSource,
   saveSource,
-} from "../../api/order_tracking.ts";
+} from "./api.ts";
 import { isSuccess, readErrorMessage } from "../../api/http.ts";
 import { TextField } from "../../components/text_field.tsx";
 import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";

@@ -15,7 +15,7 @@ import {
 } from "@radix-ui/themes";
 import { useEffect, useState } from "react";
 import { Link, useLocation } from "wouter";
-import { deleteSource, fetchSources, type OrderTrackingSource } from "../../api/order_tracking.ts";
+import { deleteSource, fetchSources, type OrderTrackingSource } from "./api.ts";
 import { isSuccess } from "../../api/http.ts";
 import { DeleteDialog } from "../../components/delete_dialog.tsx";
 import { ListViewToggle, useListView } from "../../components/list_view.tsx";

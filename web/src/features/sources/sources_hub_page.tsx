@@ -3,7 +3,8 @@ import { useAtomValue } from "jotai";
 import { useId } from "react";
 import { Link } from "wouter";
 import { currentUserAtom, permissionsOf } from "../../state/session.ts";
-import { type HubCard, hubCardsFor } from "./hub_cards.ts";
+import type { HubCard } from "../feature.ts";
+import { hubCardsFor } from "../index.ts";
 
 function HubCardView({ card }: { card: HubCard }) {
   const headingId = useId();

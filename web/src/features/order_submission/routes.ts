@@ -1,0 +1,41 @@
+import { lazy } from "react";
+import type { Feature } from "../feature.ts";
+
+/** Order submission sources and vendors (placeholders until their issue fills them in). */
+export const orderSubmission: Feature = {
+  name: "order_submission",
+  routes: [
+    {
+      path: "/order-submission/sources",
+      guard: "user",
+      Page: lazy(() => import("./source_list_page.tsx")),
+      hubCard: {
+        title: "Order Submission Sources",
+        description: "Incoming order files to be split and submitted to vendors.",
+        order: 40,
+        visible: (p) => p.submissionUser,
+      },
+    },
+    {
+      path: "/order-submission/sources/edit/:sourceId",
+      guard: "user",
+      Page: lazy(() => import("./source_edit_page.tsx")),
+    },
+    {
+      path: "/order-submission/vendor",
+      guard: "user",
+      Page: lazy(() => import("./vendor_list_page.tsx")),
+      hubCard: {
+        title: "Submission Vendor Sources",
+        description: "Per-vendor submission settings, templates and field mapping.",
+        order: 50,
+        visible: (p) => p.submissionUser,
+      },
+    },
+    {
+      path: "/order-submission/vendor/edit/:vendorId",
+      guard: "user",
+      Page: lazy(() => import("./vendor_edit_page.tsx")),
+    },
+  ],
+};
