@@ -8,9 +8,10 @@ import {
   Text,
   VisuallyHidden,
 } from "@radix-ui/themes";
-import { useEffect, useState } from "react";
+import { useState } from "react";
+import { useResource } from "../../components/use_resource.ts";
 import { Link } from "wouter";
-import { fetchImportRuns, type ImportRunSummary } from "./api.ts";
+import { fetchImportRuns } from "./api.ts";
 import { ErrorAlert } from "../../components/error_alert.tsx";
 import { longDateTime } from "../../components/format_date.ts";
 import { Loading } from "../../components/loading.tsx";
@@ -26,20 +27,17 @@ export default function ImportRunsPage() {
   const query = new URLSearchParams(location.search);
   const feed = query.get("feed") ?? undefined;
   const sourceId = Number(query.get("sourceId")) || undefined;
-  const [runs, setRuns] = useState<ImportRunSummary[] | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
   const [open, setOpen] = useState<number | null>(null);
-
-  const load = () =>
-    fetchImportRuns({ feed, sourceId })
-      .then(setRuns)
-      .catch((error) => {
-        setProblem(error instanceof Error ? error.message : "Loading failed.");
-        setRuns([]);
-      });
-  useEffect(() => {
-    load();
-  }, []);
+  const list = useResource(
+    ["import-runs", feed, sourceId],
+    (signal) => fetchImportRuns({ feed, sourceId }, signal),
+    { keepPrevious: true },
+  );
+  const load = list.reload;
+  const runs = list.data ?? (list.error ? [] : null);
+  const problem = list.error
+    ? list.error instanceof Error ? list.error.message : "Loading failed."
+    : null;
 
   return (
     <Container size="4" p="4">

@@ -10,7 +10,8 @@ import {
   Table,
   Text,
 } from "@radix-ui/themes";
-import { useEffect, useState } from "react";
+import { useState } from "react";
+import { useResource } from "../../components/use_resource.ts";
 import { fetchImportRun, type ImportRunDetails, rerunImportRun } from "./api.ts";
 import { ErrorAlert } from "../../components/error_alert.tsx";
 import { longDateTime } from "../../components/format_date.ts";
@@ -31,18 +32,28 @@ interface Props {
   onRerun: (run: ImportRunDetails) => void;
 }
 
+interface After {
+  runId: number | null;
+  run?: ImportRunDetails;
+  problem?: string | null;
+}
+
 /** One run: counts, warnings, row errors, log, its file, and Re-run. */
 export function RunDetailsDialog({ runId, onClose, onRerun }: Props) {
-  const [run, setRun] = useState<ImportRunDetails | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    setRun(null);
-    setProblem(null);
-    if (runId === null) return;
-    fetchImportRun(runId).then(setRun).catch((error) => setProblem(error.message));
-  }, [runId]);
+  // What happened after the run opened (a re-run's new run, its failure), for that run only.
+  const [after, setAfter] = useState<After>({ runId: null });
+  const loaded = useResource(runId, (signal) => fetchImportRun(runId!, signal));
+  const mine: After = after.runId === runId ? after : { runId };
+  const run = mine.run ?? loaded.data ?? null;
+  const problem = mine.problem !== undefined
+    ? mine.problem
+    : loaded.error instanceof Error
+    ? loaded.error.message
+    : null;
+  const setRun = (fresh: ImportRunDetails) => setAfter((old) => ({ ...old, runId, run: fresh }));
+  const setProblem = (text: string | null) =>
+    setAfter((old) => ({ ...(old.runId === runId ? old : {}), runId, problem: text }));
 
   const rerun = async () => {
     if (!run) return;

@@ -1,5 +1,5 @@
 import { Button, Card, Container, DataList, Flex, Heading, Text } from "@radix-ui/themes";
-import { useEffect, useState } from "react";
+import { useResource } from "../../components/use_resource.ts";
 import { useParams } from "wouter";
 import { fetchOrder, type OrderDetail } from "./api.ts";
 import { cellText, COLUMN_LABELS, ORDER_TRACKING_COLUMNS } from "./columns.ts";
@@ -17,18 +17,15 @@ function usDateTime(iso: string): string {
 /** /order-tracking/order/{orderId}: every visible field, lastUpdated and the notes editor. */
 export default function OrderDetailPage() {
   const { orderId } = useParams<{ orderId: string }>();
-  const [order, setOrder] = useState<OrderDetail | null>(null);
-
-  useEffect(() => {
-    let cancelled = false;
-    setOrder(null);
-    fetchOrder(orderId).then((found) => !cancelled && setOrder(found)).catch((error) =>
-      console.error("Error fetching order", error)
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [orderId]);
+  const loaded = useResource(["order", orderId], async (signal) => {
+    try {
+      return await fetchOrder(orderId, signal);
+    } catch (error) {
+      if (!signal.aborted) console.error("Error fetching order", error);
+      throw error;
+    }
+  });
+  const order: OrderDetail | null = loaded.data ?? null;
 
   return (
     <Container size="3" p="4">

@@ -10,7 +10,7 @@ import {
   Switch,
   Text,
 } from "@radix-ui/themes";
-import { useEffect, useId, useState } from "react";
+import { useId, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { useLocation, useParams } from "wouter";
@@ -25,7 +25,8 @@ import {
   fetchSource,
   saveSource,
 } from "./api.ts";
-import { isSuccess, readErrorMessage } from "../../api/http.ts";
+import { ApiError, messageOr } from "../../api/call.ts";
+import { useResource } from "../../components/use_resource.ts";
 import { TextField } from "../../components/text_field.tsx";
 import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
 import {
@@ -101,37 +102,34 @@ export default function SourceEditPage() {
     SourceFormValues
   >({ resolver: zodResolver(sourceFormSchema), defaultValues: emptySourceForm() });
 
-  useEffect(() => {
+  // The e-mail source names first (the form shows the source's by name), then the source.
+  useResource(["order-tracking-source", params.sourceId], async (signal) => {
     const id = Number(params.sourceId) || 0;
-    let cancelled = false;
-    (async () => {
-      let list: EmailSourceItem[] = [];
-      try {
-        list = await fetchEmailSourceList();
-        if (!cancelled) setEmailSources(list);
-      } catch (error) {
-        console.error(error);
-        toast.error("Failed to load email sources");
-      }
-      if (id === 0) return;
-      try {
-        setLoaded(false);
-        const source = await fetchSource(id);
-        if (cancelled) return;
-        const name = list.find((item) => item.item2 === source.emailSourceId)?.item1 ?? "";
-        setNormalizationId(source.columnNormalizationValues.id);
-        reset(sourceToForm(source, name));
-      } catch (error) {
-        console.error(error);
-        toast.error("Failed to load order tracking source data");
-      } finally {
-        if (!cancelled) setLoaded(true);
-      }
-    })();
-    return () => {
-      cancelled = true;
-    };
-  }, [params.sourceId, reset]);
+    let list: EmailSourceItem[] = [];
+    try {
+      list = await fetchEmailSourceList(signal);
+      if (!signal.aborted) setEmailSources(list);
+    } catch (error) {
+      if (signal.aborted) return;
+      console.error(error);
+      toast.error("Failed to load email sources");
+    }
+    if (id === 0) return;
+    try {
+      setLoaded(false);
+      const source = await fetchSource(id, signal);
+      if (signal.aborted) return;
+      const name = list.find((item) => item.item2 === source.emailSourceId)?.item1 ?? "";
+      setNormalizationId(source.columnNormalizationValues.id);
+      reset(sourceToForm(source, name));
+    } catch (error) {
+      if (signal.aborted) return;
+      console.error(error);
+      toast.error("Failed to load order tracking source data");
+    } finally {
+      if (!signal.aborted) setLoaded(true);
+    }
+  });
 
   const onSubmit = async (values: SourceFormValues) => {
     const emailSource = emailSources.find((item) => item.item1 === values.emailSourceName);
@@ -141,24 +139,19 @@ export default function SourceEditPage() {
     }
     let failure = TRY_AGAIN;
     const ok = await run(async () => {
-      let response: Response;
+      let body;
       try {
-        response = await saveSource(
+        body = await saveSource(
           formToPayload(values, sourceId, emailSource.item2, normalizationId),
         );
       } catch (error) {
-        console.error(error);
+        if (!(error instanceof ApiError) || error.isNetworkFailure) {
+          console.error(error);
+        } else {
+          failure = error.status < 400 ? UNEXPECTED : messageOr(error, TRY_AGAIN);
+        }
         throw error;
       }
-      if (!isSuccess(response)) {
-        failure = response.status < 400
-          ? UNEXPECTED
-          : (await readErrorMessage(response)) ?? TRY_AGAIN;
-        throw new Error(failure);
-      }
-      const body = await response.json().catch(() => null) as
-        | { id?: number; columnNormalizationValues?: { id?: number } }
-        | null;
       if (body?.id) setSourceId(body.id);
       if (body?.columnNormalizationValues?.id) {
         setNormalizationId(body.columnNormalizationValues.id);
