@@ -1,22 +1,10 @@
-import {
-  Badge,
-  Button,
-  Card,
-  Container,
-  Flex,
-  Grid,
-  Heading,
-  Table,
-  Text,
-  VisuallyHidden,
-} from "@radix-ui/themes";
-import { useEffect, useState } from "react";
+import { Badge, Button, Card, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { Link } from "wouter";
 import { deleteUser, fetchUsers, type UserAccount } from "./api.ts";
-import { Loading } from "../../components/loading.tsx";
-import { ListViewToggle, useListView } from "../../components/list_view.tsx";
+import { type DataColumn, DataTable } from "../../components/data_table.tsx";
+import { ListPage } from "../../components/list_page.tsx";
 import { DESKTOP_MIN_WIDTH } from "../../components/use_min_width.ts";
-import { DeleteDialog } from "../../components/delete_dialog.tsx";
+import { useResource } from "../../components/use_resource.ts";
 
 export const NO_USERS_CARDS = "No users found.";
 export const NO_USERS_TABLE = "No results.";
@@ -46,51 +34,34 @@ function RowActions(
 }
 
 function UsersTable(
-  { users, onDelete }: { users: UserAccount[]; onDelete: (user: UserAccount) => void },
+  { users, onDelete }: { users: readonly UserAccount[]; onDelete: (user: UserAccount) => void },
 ) {
+  const columns: DataColumn<UserAccount>[] = [
+    { key: "username", header: "Username", rowHeader: true, cell: (user) => user.username },
+    { key: "name", header: "Name", cell: fullName },
+    { key: "email", header: "Email", cell: (user) => user.email },
+    { key: "role", header: "Role", cell: (user) => (user.isAdmin ? "Admin" : "User") },
+    { key: "active", header: "Active", cell: (user) => yesNo(user.activeStatus) },
+    {
+      key: "actions",
+      header: "Actions",
+      cell: (user) => <RowActions user={user} onDelete={onDelete} />,
+    },
+  ];
   return (
-    <Table.Root variant="surface">
-      {/* Names the table itself (Table.Root's props land on its wrapper). */}
-      <VisuallyHidden asChild>
-        <caption>Users</caption>
-      </VisuallyHidden>
-      <Table.Header>
-        <Table.Row>
-          <Table.ColumnHeaderCell>Username</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Name</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Email</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Role</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Active</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Actions</Table.ColumnHeaderCell>
-        </Table.Row>
-      </Table.Header>
-      <Table.Body>
-        {users.length === 0 && (
-          <Table.Row>
-            <Table.Cell colSpan={6}>{NO_USERS_TABLE}</Table.Cell>
-          </Table.Row>
-        )}
-        {users.map((user) => (
-          <Table.Row key={user.userId}>
-            <Table.RowHeaderCell>{user.username}</Table.RowHeaderCell>
-            <Table.Cell>{fullName(user)}</Table.Cell>
-            <Table.Cell>{user.email}</Table.Cell>
-            <Table.Cell>{user.isAdmin ? "Admin" : "User"}</Table.Cell>
-            <Table.Cell>{yesNo(user.activeStatus)}</Table.Cell>
-            <Table.Cell>
-              <RowActions user={user} onDelete={onDelete} />
-            </Table.Cell>
-          </Table.Row>
-        ))}
-      </Table.Body>
-    </Table.Root>
+    <DataTable
+      rows={users}
+      columns={columns}
+      rowKey={(user) => user.userId}
+      caption="Users"
+      empty={NO_USERS_TABLE}
+    />
   );
 }
 
 function UserCards(
-  { users, onDelete }: { users: UserAccount[]; onDelete: (user: UserAccount) => void },
+  { users, onDelete }: { users: readonly UserAccount[]; onDelete: (user: UserAccount) => void },
 ) {
-  if (users.length === 0) return <Text as="p" color="gray">{NO_USERS_CARDS}</Text>;
   return (
     <Grid columns={{ initial: "1", sm: "2" }} gap="3">
       {users.map((user) => (
@@ -119,64 +90,43 @@ function UserCards(
  * /admin/manage/users: a table from 1024 px with a table/cards toggle, cards only below it.
  */
 export default function UsersPage() {
-  const { view, chosen, setChosen, canChoose } = useListView(DESKTOP_MIN_WIDTH);
-  const [users, setUsers] = useState<UserAccount[] | null>(null);
-  const [toDelete, setToDelete] = useState<UserAccount | null>(null);
-  const [deleteFailure, setDeleteFailure] = useState<string | null>(null);
-
-  useEffect(() => {
-    let current = true;
-    fetchUsers()
-      .then((list) => current && setUsers(list))
-      .catch((error) => {
-        console.error("Error fetching data", error);
-        if (current) setUsers([]);
-      });
-    return () => {
-      current = false;
-    };
-  }, []);
-
-  const confirmDelete = async (): Promise<boolean> => {
-    if (!toDelete) return false;
-    setDeleteFailure(null);
+  const list = useResource(["users"], async (signal) => {
     try {
-      await deleteUser(toDelete.userId);
+      return await fetchUsers(signal);
+    } catch (error) {
+      if (!signal.aborted) console.error("Error fetching data", error);
+      throw error;
+    }
+  });
+  const users = list.data ?? (list.error ? [] : undefined);
+
+  const remove = async (user: UserAccount) => {
+    try {
+      await deleteUser(user.userId);
     } catch (error) {
       console.error("Delete failed", error);
-      setDeleteFailure(error instanceof Error ? error.message : "The user could not be deleted.");
-      return false;
+      throw error;
     }
-    setUsers((old) => old?.filter((row) => row.userId !== toDelete.userId) ?? null);
-    return true;
-  };
-  const closeDelete = () => {
-    setDeleteFailure(null);
-    setToDelete(null);
+    list.setData((old) => old?.filter((row) => row.userId !== user.userId));
   };
 
   return (
-    <Container size="4" p="4">
-      <Flex justify="between" align="center" gap="3" mb="4" wrap="wrap">
-        <Heading as="h1">Manage Users</Heading>
-        <Flex gap="3" align="center">
-          {canChoose && <ListViewToggle value={chosen} onChange={setChosen} />}
-          <Button asChild>
-            <Link href="/admin/manage/users/edit/0">Add User</Link>
-          </Button>
-        </Flex>
-      </Flex>
-      {users === null
-        ? <Loading label="Loading users" />
-        : view === "table"
-        ? <UsersTable users={users} onDelete={setToDelete} />
-        : <UserCards users={users} onDelete={setToDelete} />}
-      <DeleteDialog
-        name={toDelete?.username ?? null}
-        onCancel={closeDelete}
-        onConfirm={confirmDelete}
-        failure={deleteFailure}
-      />
-    </Container>
+    <ListPage
+      title="Manage Users"
+      addHref="/admin/manage/users/edit/0"
+      addLabel="Add User"
+      toggleFrom={DESKTOP_MIN_WIDTH}
+      rows={users}
+      loadingLabel="Loading users"
+      table={(rows, { askDelete }) => <UsersTable users={rows} onDelete={askDelete} />}
+      cards={(rows, { askDelete }) => <UserCards users={rows} onDelete={askDelete} />}
+      emptyCards={NO_USERS_CARDS}
+      deletion={{
+        nameOf: (user) => user.username,
+        remove,
+        failureText: (error) =>
+          error instanceof Error ? error.message : "The user could not be deleted.",
+      }}
+    />
   );
 }

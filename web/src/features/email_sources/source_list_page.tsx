@@ -2,17 +2,15 @@ import {
   Button,
   Card,
   Checkbox,
-  Container,
   DropdownMenu,
   Flex,
   Grid,
   Heading,
   Switch,
-  Table,
   Text,
   VisuallyHidden,
 } from "@radix-ui/themes";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { toast } from "sonner";
 import { Link, useLocation } from "wouter";
 import {
@@ -22,11 +20,10 @@ import {
   pollEmailSource,
   type PollResult,
 } from "./api.ts";
+import { type DataColumn, DataTable } from "../../components/data_table.tsx";
 import { longDateTime } from "../../components/format_date.ts";
-import { Loading } from "../../components/loading.tsx";
-import { ListViewToggle, useListView } from "../../components/list_view.tsx";
-import { TABLET_MIN_WIDTH } from "../../components/use_min_width.ts";
-import { DeleteDialog } from "../../components/delete_dialog.tsx";
+import { ListPage } from "../../components/list_page.tsx";
+import { useResource } from "../../components/use_resource.ts";
 import { SendTestEmailDialog } from "./send_test_email_dialog.tsx";
 
 export const NO_SOURCES_CARDS = "No email sources found.";
@@ -84,63 +81,49 @@ function ActionsMenu({ source, actions }: { source: EmailSource; actions: Action
   );
 }
 
-function SourcesTable({ sources, actions }: { sources: EmailSource[]; actions: Actions }) {
+function SourcesTable({ sources, actions }: { sources: readonly EmailSource[]; actions: Actions }) {
+  const columns: DataColumn<EmailSource>[] = [
+    {
+      key: "active",
+      header: "Active",
+      cell: (source) => (
+        <Checkbox
+          aria-label={`Active ${source.username}`}
+          checked={actions.active[source.id] ?? source.activeStatus}
+          onCheckedChange={(on) => actions.onActive(source, on === true)}
+        />
+      ),
+    },
+    { key: "username", header: "Username", rowHeader: true, cell: (source) => source.username },
+    { key: "email", header: "Email Address", cell: (source) => source.email },
+    { key: "incoming", header: "Incoming Server", cell: (source) => source.incomingServer },
+    { key: "outgoing", header: "Outgoing Server", cell: (source) => source.outgoingServer },
+    {
+      key: "ssl",
+      header: "Use SSL",
+      cell: (source) => (
+        <Checkbox aria-label={`Use SSL ${source.username}`} checked={source.ssl} disabled />
+      ),
+    },
+    { key: "mailbox", header: "Mailbox", cell: (source) => <PollStatus source={source} /> },
+    {
+      key: "actions",
+      header: <VisuallyHidden>Actions</VisuallyHidden>,
+      cell: (source) => <ActionsMenu source={source} actions={actions} />,
+    },
+  ];
   return (
-    <Table.Root variant="surface">
-      <VisuallyHidden asChild>
-        <caption>Email sources</caption>
-      </VisuallyHidden>
-      <Table.Header>
-        <Table.Row>
-          <Table.ColumnHeaderCell>Active</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Username</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Email Address</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Incoming Server</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Outgoing Server</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Use SSL</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Mailbox</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>
-            <VisuallyHidden>Actions</VisuallyHidden>
-          </Table.ColumnHeaderCell>
-        </Table.Row>
-      </Table.Header>
-      <Table.Body>
-        {sources.length === 0 && (
-          <Table.Row>
-            <Table.Cell colSpan={8}>{NO_SOURCES_TABLE}</Table.Cell>
-          </Table.Row>
-        )}
-        {sources.map((source) => (
-          <Table.Row key={source.id}>
-            <Table.Cell>
-              <Checkbox
-                aria-label={`Active ${source.username}`}
-                checked={actions.active[source.id] ?? source.activeStatus}
-                onCheckedChange={(on) => actions.onActive(source, on === true)}
-              />
-            </Table.Cell>
-            <Table.RowHeaderCell>{source.username}</Table.RowHeaderCell>
-            <Table.Cell>{source.email}</Table.Cell>
-            <Table.Cell>{source.incomingServer}</Table.Cell>
-            <Table.Cell>{source.outgoingServer}</Table.Cell>
-            <Table.Cell>
-              <Checkbox aria-label={`Use SSL ${source.username}`} checked={source.ssl} disabled />
-            </Table.Cell>
-            <Table.Cell>
-              <PollStatus source={source} />
-            </Table.Cell>
-            <Table.Cell>
-              <ActionsMenu source={source} actions={actions} />
-            </Table.Cell>
-          </Table.Row>
-        ))}
-      </Table.Body>
-    </Table.Root>
+    <DataTable
+      rows={sources}
+      columns={columns}
+      rowKey={(source) => source.id}
+      caption="Email sources"
+      empty={NO_SOURCES_TABLE}
+    />
   );
 }
 
-function SourceCards({ sources, actions }: { sources: EmailSource[]; actions: Actions }) {
-  if (sources.length === 0) return <Text as="p" color="gray">{NO_SOURCES_CARDS}</Text>;
+function SourceCards({ sources, actions }: { sources: readonly EmailSource[]; actions: Actions }) {
   return (
     <Grid columns={{ initial: "1", sm: "2", lg: "3" }} gap="3">
       {sources.map((source) => (
@@ -208,35 +191,29 @@ export function pollMessage(result: PollResult): string {
  * confirmation, the test e-mail dialog and "Check now" (polls the mailbox at once).
  */
 export default function EmailSourceListPage() {
-  const { view, chosen, setChosen, canChoose } = useListView(TABLET_MIN_WIDTH);
-  const [sources, setSources] = useState<EmailSource[] | null>(null);
-  const [toDelete, setToDelete] = useState<EmailSource | null>(null);
+  const list = useResource(["email-sources"], async (signal) => {
+    try {
+      return await fetchEmailSources(signal);
+    } catch (error) {
+      if (signal.aborted) throw error;
+      console.error("Error fetching email sources", error);
+      throw error;
+    }
+  }, { keepPrevious: true });
+  // A failed first load shows an empty list; a failed reload keeps the rows.
+  const sources = list.data ?? (list.error ? [] : undefined);
   const [toTest, setToTest] = useState<EmailSource | null>(null);
   const [active, setActive] = useState<Record<number, boolean>>({});
   const [checking, setChecking] = useState<number | null>(null);
 
-  const load = async () => {
+  const remove = async (source: EmailSource) => {
     try {
-      setSources(await fetchEmailSources());
-    } catch (error) {
-      console.error("Error fetching email sources", error);
-      setSources((old) => old ?? []);
-    }
-  };
-  useEffect(() => {
-    load();
-  }, []);
-
-  const confirmDelete = async (): Promise<boolean> => {
-    if (!toDelete) return false;
-    try {
-      await deleteEmailSource(toDelete.id);
+      await deleteEmailSource(source.id);
     } catch (error) {
       console.error("Error deleting email source", error);
-      return false;
+      throw error;
     }
-    setSources((old) => old?.filter((row) => row.id !== toDelete.id) ?? null);
-    return true;
+    list.setData((old) => old?.filter((row) => row.id !== source.id));
   };
 
   const check = async (source: EmailSource) => {
@@ -245,7 +222,7 @@ export default function EmailSourceListPage() {
       const result = await pollEmailSource(source.id);
       if (result.error) toast.error(pollMessage(result));
       else toast.success(pollMessage(result));
-      await load();
+      list.reload();
     } catch (error) {
       toast.error(error instanceof Error ? error.message : "The check failed.");
     } finally {
@@ -253,39 +230,36 @@ export default function EmailSourceListPage() {
     }
   };
 
-  const actions: Actions = {
-    onDelete: setToDelete,
+  const actionsFor = (askDelete: (source: EmailSource) => void): Actions => ({
+    onDelete: askDelete,
     onTest: setToTest,
     onCheck: check,
     active,
     onActive: (source, on) => setActive((old) => ({ ...old, [source.id]: on })),
     checking,
-  };
+  });
   return (
-    <Container size="4" p="4">
-      <Flex justify="between" align="center" gap="3" mb="4" wrap="wrap">
-        <Heading as="h1">Email Sources</Heading>
-        <Flex gap="3" align="center" wrap="wrap">
-          {canChoose && <ListViewToggle value={chosen} onChange={setChosen} />}
-          <Button asChild variant="soft">
-            <Link href="/import-runs">Import Runs</Link>
-          </Button>
-          <Button asChild>
-            <Link href="/email-sources/edit/0">Add Source</Link>
-          </Button>
-        </Flex>
-      </Flex>
-      {sources === null
-        ? <Loading label="Loading email sources" />
-        : view === "table"
-        ? <SourcesTable sources={sources} actions={actions} />
-        : <SourceCards sources={sources} actions={actions} />}
-      <DeleteDialog
-        name={toDelete?.username ?? null}
-        onCancel={() => setToDelete(null)}
-        onConfirm={confirmDelete}
-      />
+    <ListPage
+      title="Email Sources"
+      addHref="/email-sources/edit/0"
+      addLabel="Add Source"
+      actions={
+        <Button asChild variant="soft">
+          <Link href="/import-runs">Import Runs</Link>
+        </Button>
+      }
+      rows={sources}
+      loadingLabel="Loading email sources"
+      table={(rows, { askDelete }) => (
+        <SourcesTable sources={rows} actions={actionsFor(askDelete)} />
+      )}
+      cards={(rows, { askDelete }) => (
+        <SourceCards sources={rows} actions={actionsFor(askDelete)} />
+      )}
+      emptyCards={NO_SOURCES_CARDS}
+      deletion={{ nameOf: (source) => source.username, remove }}
+    >
       <SendTestEmailDialog source={toTest} onClose={() => setToTest(null)} />
-    </Container>
+    </ListPage>
   );
 }

@@ -1,25 +1,21 @@
 import {
   Badge,
-  Button,
   Card,
   Checkbox,
-  Container,
   DropdownMenu,
   Flex,
   Grid,
   Heading,
   IconButton,
   Switch,
-  Table,
   Text,
 } from "@radix-ui/themes";
-import { useEffect, useState } from "react";
-import { Link, useLocation } from "wouter";
+import { useState } from "react";
+import { useLocation } from "wouter";
 import { deleteSource, fetchSources, type OrderTrackingSource } from "./api.ts";
-import { isSuccess } from "../../api/http.ts";
-import { DeleteDialog } from "../../components/delete_dialog.tsx";
-import { ListViewToggle, useListView } from "../../components/list_view.tsx";
-import { TABLET_MIN_WIDTH } from "../../components/use_min_width.ts";
+import { type DataColumn, DataTable } from "../../components/data_table.tsx";
+import { ListPage } from "../../components/list_page.tsx";
+import { useResource } from "../../components/use_resource.ts";
 
 function ActionsMenu(
   { source, onDelete }: { source: OrderTrackingSource; onDelete(): void },
@@ -41,61 +37,47 @@ function ActionsMenu(
 }
 
 interface ViewProps {
-  sources: OrderTrackingSource[];
+  sources: readonly OrderTrackingSource[];
   selected: Set<number>;
   toggle(id: number): void;
   askDelete(source: OrderTrackingSource): void;
 }
 
 function SourcesTable({ sources, selected, toggle, askDelete }: ViewProps) {
-  return (
-    <Table.Root variant="surface">
-      <Table.Header>
-        <Table.Row>
-          <Table.ColumnHeaderCell>Active</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Source Name</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>File Type</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>From Email</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Expected Attachment Count</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Expected Subject</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Attachment Name</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell aria-label="Actions" />
-        </Table.Row>
-      </Table.Header>
-      <Table.Body>
-        {sources.length === 0 && (
-          <Table.Row>
-            <Table.Cell colSpan={8}>No results.</Table.Cell>
-          </Table.Row>
-        )}
-        {sources.map((source) => (
-          <Table.Row key={source.id}>
-            <Table.Cell>
-              {/* Row selection only: the spec's checkbox changes nothing on the server. */}
-              <Checkbox
-                aria-label={`Select ${source.sourceName}`}
-                checked={selected.has(source.id)}
-                onCheckedChange={() => toggle(source.id)}
-              />
-            </Table.Cell>
-            <Table.RowHeaderCell>{source.sourceName}</Table.RowHeaderCell>
-            <Table.Cell>{source.fileType}</Table.Cell>
-            <Table.Cell>{source.fromEmail}</Table.Cell>
-            <Table.Cell>{source.expectedAttachmentCount ?? ""}</Table.Cell>
-            <Table.Cell>{source.subjectValue}</Table.Cell>
-            <Table.Cell>{source.attachmentName}</Table.Cell>
-            <Table.Cell>
-              <ActionsMenu source={source} onDelete={() => askDelete(source)} />
-            </Table.Cell>
-          </Table.Row>
-        ))}
-      </Table.Body>
-    </Table.Root>
-  );
+  const columns: DataColumn<OrderTrackingSource>[] = [
+    {
+      key: "active",
+      header: "Active",
+      // Row selection only: the spec's checkbox changes nothing on the server.
+      cell: (source) => (
+        <Checkbox
+          aria-label={`Select ${source.sourceName}`}
+          checked={selected.has(source.id)}
+          onCheckedChange={() => toggle(source.id)}
+        />
+      ),
+    },
+    { key: "name", header: "Source Name", rowHeader: true, cell: (source) => source.sourceName },
+    { key: "fileType", header: "File Type", cell: (source) => source.fileType },
+    { key: "fromEmail", header: "From Email", cell: (source) => source.fromEmail },
+    {
+      key: "count",
+      header: "Expected Attachment Count",
+      cell: (source) => source.expectedAttachmentCount ?? "",
+    },
+    { key: "subject", header: "Expected Subject", cell: (source) => source.subjectValue },
+    { key: "attachment", header: "Attachment Name", cell: (source) => source.attachmentName },
+    {
+      key: "actions",
+      header: null,
+      headerProps: { "aria-label": "Actions" },
+      cell: (source) => <ActionsMenu source={source} onDelete={() => askDelete(source)} />,
+    },
+  ];
+  return <DataTable rows={sources} columns={columns} rowKey={(source) => source.id} />;
 }
 
 function SourceCards({ sources, selected, toggle, askDelete }: ViewProps) {
-  if (sources.length === 0) return <Text as="p">No order tracking sources found.</Text>;
   return (
     <Grid columns={{ initial: "1", sm: "2", lg: "3" }} gap="3">
       {sources.map((source) => (
@@ -134,16 +116,16 @@ function SourceCards({ sources, selected, toggle, askDelete }: ViewProps) {
 
 /** /order-tracking-sources: the sources as a table or cards, Add, Edit and Delete. */
 export default function SourceListPage() {
-  const { view, chosen, setChosen, canChoose } = useListView(TABLET_MIN_WIDTH);
-  const [sources, setSources] = useState<OrderTrackingSource[]>([]);
+  const list = useResource(["order-tracking-sources"], async (signal) => {
+    try {
+      return await fetchSources(signal);
+    } catch (error) {
+      if (!signal.aborted) console.error("Error fetching order tracking sources", error);
+      throw error;
+    }
+  });
+  const sources = list.data ?? (list.error ? [] : undefined);
   const [selected, setSelected] = useState<Set<number>>(new Set());
-  const [deleting, setDeleting] = useState<OrderTrackingSource | null>(null);
-
-  useEffect(() => {
-    fetchSources().then(setSources).catch((error) =>
-      console.error("Error fetching order tracking sources", error)
-    );
-  }, []);
 
   const toggle = (id: number) =>
     setSelected((current) => {
@@ -153,40 +135,31 @@ export default function SourceListPage() {
       return next;
     });
 
-  const confirmDelete = async () => {
-    if (!deleting) return false;
+  const remove = async (source: OrderTrackingSource) => {
     try {
-      const response = await deleteSource(deleting.id);
-      if (!isSuccess(response)) {
-        console.error("Error deleting order tracking source", response.status);
-        return false;
-      }
-      setSources((current) => current.filter((source) => source.id !== deleting.id));
-      return true;
+      await deleteSource(source.id);
     } catch (error) {
       console.error("Error deleting order tracking source", error);
-      return false;
+      throw error;
     }
+    list.setData((current) => current?.filter((row) => row.id !== source.id));
   };
 
-  const props = { sources, selected, toggle, askDelete: setDeleting };
   return (
-    <Container size="4" p="4">
-      <Flex justify="between" align="center" wrap="wrap" gap="3" mb="4">
-        <Heading as="h1">Order Tracking Sources</Heading>
-        <Flex gap="3" align="center">
-          {canChoose && <ListViewToggle value={chosen} onChange={setChosen} />}
-          <Button asChild>
-            <Link href="/order-tracking-sources/edit/0">Add Source</Link>
-          </Button>
-        </Flex>
-      </Flex>
-      {view === "table" ? <SourcesTable {...props} /> : <SourceCards {...props} />}
-      <DeleteDialog
-        name={deleting?.sourceName ?? null}
-        onCancel={() => setDeleting(null)}
-        onConfirm={confirmDelete}
-      />
-    </Container>
+    <ListPage
+      title="Order Tracking Sources"
+      addHref="/order-tracking-sources/edit/0"
+      addLabel="Add Source"
+      rows={sources}
+      loadingLabel="Loading order tracking sources"
+      table={(rows, { askDelete }) => (
+        <SourcesTable sources={rows} selected={selected} toggle={toggle} askDelete={askDelete} />
+      )}
+      cards={(rows, { askDelete }) => (
+        <SourceCards sources={rows} selected={selected} toggle={toggle} askDelete={askDelete} />
+      )}
+      emptyCards="No order tracking sources found."
+      deletion={{ nameOf: (source) => source.sourceName, remove }}
+    />
   );
 }
