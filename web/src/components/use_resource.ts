@@ -57,7 +57,11 @@ export function useResource<T>(
       },
       (error) => {
         if (id !== latest.current || controller.signal.aborted) return;
-        setState((old) => ({ key: keyText, data: old.key === keyText ? old.data : undefined, error }));
+        setState((old) => ({
+          key: keyText,
+          data: old.key === keyText || options.keepPrevious ? old.data : undefined,
+          error,
+        }));
         setLoading(false);
       },
     );

@@ -14,11 +14,16 @@ const accounts = api.api.accounts;
 
 /** GET /api/accounts/user-info/{username} */
 export function fetchUserInfo(username: string, signal?: AbortSignal): Promise<UserInfo> {
-  return call(accounts["user-info"][":username"].$get({ param: { username } }, { init: { signal } }));
+  return call(
+    accounts["user-info"][":username"].$get({ param: { username } }, { init: { signal } }),
+  );
 }
 
 /** GET /api/accounts/order-tracking-settings?userId= */
-export function fetchSettings(userId: number, signal?: AbortSignal): Promise<OrderTrackingSettings> {
+export function fetchSettings(
+  userId: number,
+  signal?: AbortSignal,
+): Promise<OrderTrackingSettings> {
   return call(
     accounts["order-tracking-settings"].$get({ query: { userId: String(userId) } }, {
       init: { signal },

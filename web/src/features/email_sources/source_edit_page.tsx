@@ -85,15 +85,18 @@ export default function EmailSourceEditPage() {
   const isMsal = watch("isMsal");
 
   const [openedId] = useState(sourceId);
-  const { loading } = useResource(openedId === 0 ? null : ["email-source", openedId], async (signal) => {
-    try {
-      const source = await fetchEmailSource(openedId, signal);
-      reset(formOf(source));
-    } catch (error) {
-      // Load failures are only logged (spec part 2, section 8).
-      if (!signal.aborted) console.error("Error fetching email source", error);
-    }
-  });
+  const { loading } = useResource(
+    openedId === 0 ? null : ["email-source", openedId],
+    async (signal) => {
+      try {
+        const source = await fetchEmailSource(openedId, signal);
+        reset(formOf(source));
+      } catch (error) {
+        // Load failures are only logged (spec part 2, section 8).
+        if (!signal.aborted) console.error("Error fetching email source", error);
+      }
+    },
+  );
 
   const onSubmit = async (values: EmailSourceForm) => {
     setSaveFailure(null);

@@ -254,7 +254,10 @@ export default function EmailSourceListPage() {
         <SourcesTable sources={rows} actions={actionsFor(askDelete)} />
       )}
       cards={(rows, { askDelete }) => (
-        <SourceCards sources={rows} actions={actionsFor(askDelete)} />
+        <SourceCards
+          sources={rows}
+          actions={actionsFor(askDelete)}
+        />
       )}
       emptyCards={NO_SOURCES_CARDS}
       deletion={{ nameOf: (source) => source.username, remove }}

@@ -1,7 +1,13 @@
-import { Button, Container, DropdownMenu, Flex, Heading, Select, Text } from "@radix-ui/themes";
+import { Container, Flex, Heading, Text } from "@radix-ui/themes";
 import { useAtomValue } from "jotai";
-import { useEffect, useId, useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { PAGE_SIZES, type SearchParamKey } from "../../../../shared/contract/order_tracking.ts";
+import { ColumnChooser } from "../../components/column_chooser.tsx";
+import { DeleteDialog } from "../../components/delete_dialog.tsx";
+import { Pager } from "../../components/pager.tsx";
+import { useQueryState } from "../../components/use_query_state.ts";
+import { useResource } from "../../components/use_resource.ts";
+import { currentUserAtom } from "../../state/session.ts";
 import {
   deleteOrder,
   fetchOrders,
@@ -9,9 +15,6 @@ import {
   type Order,
   type OrderListRequest,
 } from "./api.ts";
-import { isSuccess } from "../../api/http.ts";
-import { DeleteDialog } from "../../components/delete_dialog.tsx";
-import { currentUserAtom } from "../../state/session.ts";
 import {
   COLUMN_LABELS,
   initialColumns,
@@ -25,7 +28,8 @@ import {
   type SearchTerms,
   useShownSearchFields,
 } from "./filter_bar.tsx";
-import { nextSort, OrdersTable, type Sort } from "./orders_table.tsx";
+import { orderListPatch, type OrderListQuery, readOrderListQuery } from "./list_query.ts";
+import { nextSort, OrdersTable } from "./orders_table.tsx";
 
 // Typing waits this long before searching, so one word is one request.
 const TYPING_PAUSE_MS = 300;
@@ -40,104 +44,29 @@ function useSettled<T>(value: T, ms: number): T {
   return settled;
 }
 
-function ColumnChooser(
-  { visible, onToggle }: {
-    visible: Set<OrderTrackingColumn>;
-    onToggle(column: OrderTrackingColumn): void;
-  },
-) {
-  return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger>
-        <Button variant="soft" type="button">
-          Columns
-          <DropdownMenu.TriggerIcon />
-        </Button>
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Content>
-        {ORDER_TRACKING_COLUMNS.map((column) => (
-          <DropdownMenu.CheckboxItem
-            key={column}
-            checked={visible.has(column)}
-            // Keep the menu open while several columns are switched.
-            onSelect={(event) => event.preventDefault()}
-            onCheckedChange={() => onToggle(column)}
-          >
-            {COLUMN_LABELS[column]}
-          </DropdownMenu.CheckboxItem>
-        ))}
-      </DropdownMenu.Content>
-    </DropdownMenu.Root>
-  );
-}
-
-function Pager(
-  { pageIndex, pageCount, pageSize, onPage, onPageSize }: {
-    pageIndex: number;
-    pageCount: number;
-    pageSize: number;
-    onPage(page: number): void;
-    onPageSize(size: number): void;
-  },
-) {
-  const sizeId = useId();
-  return (
-    <Flex gap="3" align="center" justify="between" wrap="wrap" mt="3">
-      <Flex gap="2" align="center">
-        <Text as="label" htmlFor={sizeId} size="2">Rows per page</Text>
-        <Select.Root value={String(pageSize)} onValueChange={(value) => onPageSize(Number(value))}>
-          <Select.Trigger id={sizeId} />
-          <Select.Content>
-            {PAGE_SIZES.map((size) => (
-              <Select.Item key={size} value={String(size)}>{size}</Select.Item>
-            ))}
-          </Select.Content>
-        </Select.Root>
-      </Flex>
-      <Flex gap="2" align="center">
-        <Button variant="soft" disabled={pageIndex <= 1} onClick={() => onPage(1)}>First</Button>
-        <Button variant="soft" disabled={pageIndex <= 1} onClick={() => onPage(pageIndex - 1)}>
-          Previous
-        </Button>
-        <Text size="2" aria-live="polite">Page {pageIndex} of {pageCount}</Text>
-        <Button
-          variant="soft"
-          disabled={pageIndex >= pageCount}
-          onClick={() => onPage(pageIndex + 1)}
-        >
-          Next
-        </Button>
-        <Button
-          variant="soft"
-          disabled={pageIndex >= pageCount}
-          onClick={() => onPage(pageCount)}
-        >
-          Last
-        </Button>
-      </Flex>
-    </Flex>
-  );
-}
-
-/** /order-tracking: search, choose columns, sort, page through, view or delete orders. */
+/**
+ * /order-tracking: search, choose columns, sort, page through, view or delete orders. The
+ * search, AND/OR, sort, page and page size live in the query string (list_query.ts), so Back
+ * and refresh keep them.
+ */
 export default function OrderListPage() {
   const user = useAtomValue(currentUserAtom);
-  const [terms, setTerms] = useState<SearchTerms>(emptyTerms);
-  const [matchAll, setMatchAll] = useState(false);
+  const [params, updateParams] = useQueryState();
+  const query = useMemo(() => readOrderListQuery(params), [params]);
+  const change = (next: Partial<OrderListQuery>) => updateParams(orderListPatch(query, next));
+
+  // The fields keep what is typed; the URL gets the terms once typing pauses.
+  const [terms, setTerms] = useState<SearchTerms>(() => ({ ...emptyTerms(), ...query.terms }));
   const [mobileFields, setMobileFields] = useState<SearchParamKey[]>(MOBILE_DEFAULT_FIELDS);
   const shownFields = useShownSearchFields(mobileFields);
-  const [visible, setVisible] = useState<Set<OrderTrackingColumn>>(() => initialColumns(null));
-  const [sort, setSort] = useState<Sort>([]);
-  const [pageSize, setPageSize] = useState(10);
-  const [pageIndex, setPageIndex] = useState(1);
-  const [orders, setOrders] = useState<Order[]>([]);
-  const [total, setTotal] = useState(0);
   const [deleting, setDeleting] = useState<Order | null>(null);
 
-  useEffect(() => {
-    if (!user?.username) return;
-    fetchViewSettings(user.username).then((settings) => setVisible(initialColumns(settings)));
-  }, [user?.username]);
+  const settings = useResource(
+    user?.username ? ["view-settings", user.username] : null,
+    (signal) => fetchViewSettings(user!.username, signal),
+  );
+  const [chosen, setChosen] = useState<Set<OrderTrackingColumn> | null>(null);
+  const visible = chosen ?? initialColumns(settings.data ?? null);
 
   // Only the fields on screen search; each term is sent trimmed.
   const searched = useMemo(() => {
@@ -146,55 +75,57 @@ export default function OrderListPage() {
     return JSON.stringify(out);
   }, [terms, shownFields]);
   const settledSearch = useSettled(searched, TYPING_PAUSE_MS);
-
+  const lastSettled = useRef(settledSearch);
   useEffect(() => {
-    let cancelled = false;
-    const request: OrderListRequest = {
-      PageSize: pageSize,
-      PageIndex: pageIndex,
-      AndOrParam: matchAll,
-      SortParams: Object.fromEntries(sort),
-      ...JSON.parse(settledSearch),
-    };
-    fetchOrders(request).then((result) => {
-      if (cancelled) return;
-      setOrders(result.orders);
-      setTotal(result.totalRecordCount);
-    }).catch((error) => console.error("Error fetching orders", error));
-    return () => {
-      cancelled = true;
-    };
-  }, [settledSearch, matchAll, sort, pageSize, pageIndex]);
+    if (settledSearch === lastSettled.current) return;
+    lastSettled.current = settledSearch;
+    change({ terms: JSON.parse(settledSearch) });
+  }, [settledSearch]);
 
-  // A new search starts on page 1.
-  useEffect(() => setPageIndex(1), [settledSearch, matchAll, pageSize]);
+  const request: OrderListRequest = {
+    PageSize: query.pageSize,
+    PageIndex: query.pageIndex,
+    AndOrParam: query.matchAll,
+    SortParams: Object.fromEntries(query.sort),
+    ...query.terms,
+  };
+  const result = useResource(request, async (signal) => {
+    try {
+      return await fetchOrders(request, signal);
+    } catch (error) {
+      if (!signal.aborted) console.error("Error fetching orders", error);
+      throw error;
+    }
+  }, { keepPrevious: true });
+  const orders = result.data?.orders ?? [];
+  const total = result.data?.totalRecordCount ?? 0;
 
-  const pageCount = Math.max(1, Math.ceil(total / pageSize));
+  const pageCount = Math.max(1, Math.ceil(total / query.pageSize));
   const columns = ORDER_TRACKING_COLUMNS.filter((column) => visible.has(column));
 
-  const toggleColumn = (column: OrderTrackingColumn) =>
-    setVisible((current) => {
-      const next = new Set(current);
-      if (next.has(column)) next.delete(column);
-      else next.add(column);
-      return next;
-    });
+  const toggleColumn = (column: OrderTrackingColumn) => {
+    const next = new Set(visible);
+    if (next.has(column)) next.delete(column);
+    else next.add(column);
+    setChosen(next);
+  };
 
   const confirmDelete = async () => {
     if (!deleting) return false;
     try {
-      const response = await deleteOrder(deleting.id);
-      if (!isSuccess(response)) {
-        console.error("Error deleting order", response.status);
-        return false;
-      }
-      setOrders((current) => current.filter((order) => order.id !== deleting.id));
-      setTotal((current) => Math.max(0, current - 1));
-      return true;
+      await deleteOrder(deleting.id);
     } catch (error) {
       console.error("Error deleting order", error);
       return false;
     }
+    result.setData((current) =>
+      current && {
+        ...current,
+        orders: current.orders.filter((order) => order.id !== deleting.id),
+        totalRecordCount: Math.max(0, current.totalRecordCount - 1),
+      }
+    );
+    return true;
   };
 
   return (
@@ -205,8 +136,8 @@ export default function OrderListPage() {
           shown={shownFields}
           terms={terms}
           onTermChange={(key, value) => setTerms((current) => ({ ...current, [key]: value }))}
-          matchAll={matchAll}
-          onMatchAllChange={setMatchAll}
+          matchAll={query.matchAll}
+          onMatchAllChange={(matchAll) => change({ matchAll })}
           mobileFields={mobileFields}
           onMobileFieldsChange={(fields) => {
             // A field taken off the screen stops searching.
@@ -220,22 +151,28 @@ export default function OrderListPage() {
         />
         <Flex justify="between" align="center">
           <Text size="2" color="gray">{total} orders</Text>
-          <ColumnChooser visible={visible} onToggle={toggleColumn} />
+          <ColumnChooser
+            columns={ORDER_TRACKING_COLUMNS}
+            labels={COLUMN_LABELS}
+            visible={visible}
+            onToggle={toggleColumn}
+          />
         </Flex>
         <OrdersTable
           orders={orders}
           columns={columns}
-          sort={sort}
-          onSort={(column, add) => setSort((current) => nextSort(current, column, add))}
+          sort={query.sort}
+          onSort={(column, add) => change({ sort: nextSort(query.sort, column, add) })}
           onDelete={setDeleting}
         />
       </Flex>
       <Pager
-        pageIndex={pageIndex}
+        pageIndex={query.pageIndex}
         pageCount={pageCount}
-        pageSize={pageSize}
-        onPage={setPageIndex}
-        onPageSize={setPageSize}
+        pageSize={query.pageSize}
+        pageSizes={PAGE_SIZES}
+        onPage={(pageIndex) => change({ pageIndex })}
+        onPageSize={(pageSize) => change({ pageSize })}
       />
       <DeleteDialog
         name={deleting ? deleting.customerPoNumber ?? `Order ${deleting.id}` : null}

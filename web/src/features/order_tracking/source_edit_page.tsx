@@ -19,12 +19,7 @@ import {
   ORDER_FIELDS,
   UNIQUE_COLUMNS,
 } from "../../../../shared/contract/order_tracking.ts";
-import {
-  type EmailSourceItem,
-  fetchEmailSourceList,
-  fetchSource,
-  saveSource,
-} from "./api.ts";
+import { type EmailSourceItem, fetchEmailSourceList, fetchSource, saveSource } from "./api.ts";
 import { ApiError, messageOr } from "../../api/call.ts";
 import { useResource } from "../../components/use_resource.ts";
 import { TextField } from "../../components/text_field.tsx";
