@@ -1,5 +1,5 @@
 /**
- * The order list's state in the query string (docs/web_decisions.md, "List state in the URL"):
+ * The order list's state in query-string form (docs/web_decisions.md, "List state in the history entry"):
  * `?PoNumberParam=…&match=and&sort=orderDate,-poNumber&page=2&size=25`. Defaults are left out.
  */
 import {
@@ -7,7 +7,7 @@ import {
   SEARCH_FIELDS,
   type SearchParamKey,
 } from "../../../../shared/contract/order_tracking.ts";
-import type { QueryPatch } from "../../components/use_query_state.ts";
+import type { ListStatePatch } from "../../components/use_list_state.ts";
 import { ORDER_TRACKING_COLUMNS, type OrderTrackingColumn } from "./columns.ts";
 import type { Sort } from "./orders_table.tsx";
 
@@ -55,14 +55,14 @@ export function readOrderListQuery(params: URLSearchParams): OrderListQuery {
 export function orderListPatch(
   current: OrderListQuery,
   change: Partial<OrderListQuery>,
-): QueryPatch {
+): ListStatePatch {
   const next = { ...current, ...change };
   const searchChanged = (change.terms !== undefined &&
     JSON.stringify(change.terms) !== JSON.stringify(current.terms)) ||
     (change.matchAll !== undefined && change.matchAll !== current.matchAll) ||
     (change.pageSize !== undefined && change.pageSize !== current.pageSize);
   if (searchChanged && change.pageIndex === undefined) next.pageIndex = 1;
-  const patch: QueryPatch = {};
+  const patch: ListStatePatch = {};
   for (const { key } of SEARCH_FIELDS) patch[key] = next.terms[key] ?? null;
   patch.match = next.matchAll ? "and" : null;
   patch.sort = next.sort.map(([column, ascending]) => (ascending ? "" : "-") + column).join(",");

@@ -5,7 +5,7 @@ import { PAGE_SIZES, type SearchParamKey } from "../../../../shared/contract/ord
 import { ColumnChooser } from "../../components/column_chooser.tsx";
 import { DeleteDialog } from "../../components/delete_dialog.tsx";
 import { Pager } from "../../components/pager.tsx";
-import { useQueryState } from "../../components/use_query_state.ts";
+import { useListState } from "../../components/use_list_state.ts";
 import { useResource } from "../../components/use_resource.ts";
 import { currentUserAtom } from "../../state/session.ts";
 import {
@@ -46,12 +46,12 @@ function useSettled<T>(value: T, ms: number): T {
 
 /**
  * /order-tracking: search, choose columns, sort, page through, view or delete orders. The
- * search, AND/OR, sort, page and page size live in the query string (list_query.ts), so Back
+ * search, AND/OR, sort, page and page size live in the history entry (list_query.ts), so Back
  * and refresh keep them.
  */
 export default function OrderListPage() {
   const user = useAtomValue(currentUserAtom);
-  const [params, updateParams] = useQueryState();
+  const [params, updateParams] = useListState();
   const query = useMemo(() => readOrderListQuery(params), [params]);
   const change = (next: Partial<OrderListQuery>) => updateParams(orderListPatch(query, next));
 
