@@ -1,6 +1,7 @@
-import { DropdownMenu, IconButton, Table } from "@radix-ui/themes";
+import { DropdownMenu, IconButton } from "@radix-ui/themes";
 import type { MouseEvent } from "react";
 import { useLocation } from "wouter";
+import { type DataColumn, DataTable } from "../../components/data_table.tsx";
 import type { Order } from "./api.ts";
 import { cellText, COLUMN_LABELS, type OrderTrackingColumn } from "./columns.ts";
 
@@ -36,84 +37,64 @@ interface Props {
   onDelete(order: Order): void;
 }
 
+function OrderActions({ order, onDelete }: { order: Order; onDelete(order: Order): void }) {
+  const [, navigate] = useLocation();
+  return (
+    <DropdownMenu.Root>
+      <DropdownMenu.Trigger>
+        <IconButton
+          variant="ghost"
+          aria-label={`Actions for order ${order.customerPoNumber ?? order.id}`}
+        >
+          ⋯
+        </IconButton>
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Content>
+        <DropdownMenu.Item onSelect={() => navigate(`/order-tracking/order/${order.id}`)}>
+          View Order
+        </DropdownMenu.Item>
+        <DropdownMenu.Item color="red" onSelect={() => onDelete(order)}>
+          Delete
+        </DropdownMenu.Item>
+      </DropdownMenu.Content>
+    </DropdownMenu.Root>
+  );
+}
+
 /** The sortable order table inside its 70vh scroll area. */
 export function OrdersTable({ orders, columns, sort, onSort, onDelete }: Props) {
-  const [, navigate] = useLocation();
   const direction = (column: OrderTrackingColumn) => sort.find(([c]) => c === column)?.[1];
+  const tableColumns: DataColumn<Order>[] = columns.map((column) => {
+    const ascending = direction(column);
+    return {
+      key: column,
+      headerProps: {
+        "aria-sort": ascending === undefined ? "none" : ascending ? "ascending" : "descending",
+      },
+      header: (
+        <button
+          type="button"
+          className="sort-button"
+          title="Click to sort; shift-click to add to the sort"
+          onClick={(event: MouseEvent) => onSort(column, event.shiftKey)}
+          style={{ all: "unset", cursor: "pointer", fontWeight: "bold", whiteSpace: "nowrap" }}
+        >
+          {COLUMN_LABELS[column]}
+          {ascending === undefined ? "" : ascending ? " ▲" : " ▼"}
+        </button>
+      ),
+      cell: (order: Order) => cellText(order, column),
+    };
+  });
+  tableColumns.push({
+    key: "actions",
+    header: null,
+    headerProps: { "aria-label": "Actions" },
+    cell: (order) => <OrderActions order={order} onDelete={onDelete} />,
+  });
   return (
     <div style={{ maxHeight: "70vh", overflow: "auto" }} data-testid="orders-scroll">
-      <Table.Root variant="surface" size="1">
-        <Table.Header>
-          <Table.Row>
-            {columns.map((column) => {
-              const ascending = direction(column);
-              return (
-                <Table.ColumnHeaderCell
-                  key={column}
-                  aria-sort={ascending === undefined
-                    ? "none"
-                    : ascending
-                    ? "ascending"
-                    : "descending"}
-                >
-                  <button
-                    type="button"
-                    className="sort-button"
-                    title="Click to sort; shift-click to add to the sort"
-                    onClick={(event: MouseEvent) => onSort(column, event.shiftKey)}
-                    style={{
-                      all: "unset",
-                      cursor: "pointer",
-                      fontWeight: "bold",
-                      whiteSpace: "nowrap",
-                    }}
-                  >
-                    {COLUMN_LABELS[column]}
-                    {ascending === undefined ? "" : ascending ? " ▲" : " ▼"}
-                  </button>
-                </Table.ColumnHeaderCell>
-              );
-            })}
-            <Table.ColumnHeaderCell aria-label="Actions" />
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>
-          {orders.length === 0 && (
-            <Table.Row>
-              <Table.Cell colSpan={columns.length + 1}>No results.</Table.Cell>
-            </Table.Row>
-          )}
-          {orders.map((order) => (
-            <Table.Row key={order.id}>
-              {columns.map((column) => (
-                <Table.Cell key={column}>{cellText(order, column)}</Table.Cell>
-              ))}
-              <Table.Cell>
-                <DropdownMenu.Root>
-                  <DropdownMenu.Trigger>
-                    <IconButton
-                      variant="ghost"
-                      aria-label={`Actions for order ${order.customerPoNumber ?? order.id}`}
-                    >
-                      ⋯
-                    </IconButton>
-                  </DropdownMenu.Trigger>
-                  <DropdownMenu.Content>
-                    <DropdownMenu.Item
-                      onSelect={() => navigate(`/order-tracking/order/${order.id}`)}
-                    >
-                      View Order
-                    </DropdownMenu.Item>
-                    <DropdownMenu.Item color="red" onSelect={() => onDelete(order)}>
-                      Delete
-                    </DropdownMenu.Item>
-                  </DropdownMenu.Content>
-                </DropdownMenu.Root>
-              </Table.Cell>
-            </Table.Row>
-          ))}
-        </Table.Body>
-      </Table.Root>
+      <DataTable rows={orders} columns={tableColumns} rowKey={(order) => order.id} size="1" />
     </div>
   );
 }
