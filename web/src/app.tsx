@@ -13,6 +13,7 @@ import { NavBar } from "./components/nav_bar.tsx";
 import { AdminGuard, RouteGuard } from "./components/route_guard.tsx";
 import { ORDER_SUBMISSION_ROUTES } from "./features/order_submission/routes.ts";
 import { NOTIFICATION_ROUTES } from "./features/notifications/routes.ts";
+import { INVENTORY_ROUTES } from "./features/inventory/routes.ts";
 
 type Page = LazyExoticComponent<ComponentType>;
 
@@ -71,18 +72,7 @@ export const GUARDED_ROUTES: readonly GuardedRoute[] = [
     path: "/import-runs",
     Page: lazy(() => import("./routes/import_runs/import_runs_page.tsx")),
   },
-  {
-    path: "/inventory-sources",
-    Page: lazy(() => import("./routes/inventory_sources/source_list_page.tsx")),
-  },
-  {
-    path: "/inventory-sources/edit/:sourceId",
-    Page: lazy(() => import("./routes/inventory_sources/source_edit_page.tsx")),
-  },
-  {
-    path: "/inventory-sources/manually-process/:id",
-    Page: lazy(() => import("./routes/inventory_sources/manual_process_page.tsx")),
-  },
+  ...INVENTORY_ROUTES,
   ...ORDER_SUBMISSION_ROUTES,
   ...NOTIFICATION_ROUTES,
 ];
