@@ -219,7 +219,7 @@ Deno.test("inventory source pages", async (t) => {
       await page.goto("/inventory-sources/edit/0");
       await page.getByLabel("Item Number Column Name").waitFor();
       await page.getByLabel("Quantity Column Name").waitFor();
-      await page.getByRole("switch", { name: "File Has Headers" }).click();
+      await page.getByRole("switch", { name: "File Has Headers", exact: true }).click();
       await page.getByLabel("Item Number Column Index").waitFor();
       await page.getByLabel("Quantity Column Index").waitFor();
       assert.equal(await page.getByLabel("Item Number Column Name").count(), 0);
@@ -229,7 +229,7 @@ Deno.test("inventory source pages", async (t) => {
       await page.getByLabel("Available Status Values").waitFor();
       await page.getByLabel("Out of Stock Status Values").waitFor();
       await page.getByLabel("Status Column Index").waitFor();
-      await page.getByRole("switch", { name: "File Has Headers" }).click();
+      await page.getByRole("switch", { name: "File Has Headers", exact: true }).click();
       await page.getByLabel("Status Column Name").waitFor();
 
       assert.equal(await page.getByLabel("Lookback Days *").count(), 0);
@@ -414,16 +414,17 @@ Deno.test("inventory source pages", async (t) => {
       await input.setInputFiles(csv("stock.csv", stockCsv([["A1", 5], ["A2", 3], ["A3", 1]])));
       await alert.waitFor({ state: "detached" });
       await page.getByRole("region", { name: "Changes Before Processing" }).waitFor();
-      const processRequest = page.waitForRequest((r) => r.url().endsWith("/manually-process"));
       await page.getByRole("button", { name: "Process File" }).click();
-      const form = (await processRequest).postData() ?? "";
-      assert.match(form, /name="sendEmailNotification"\r\n\r\nfalse/);
-      assert.match(form, /name="submitViaSftp"\r\n\r\nfalse/);
       await page.getByRole("heading", { name: /Processing Complete/ }).waitFor();
       await page.getByLabel("Active: 2", { exact: true }).waitFor();
       await page.getByLabel("Inactive: 2", { exact: true }).waitFor();
       await page.getByLabel(/^Processed: \d+$/).waitFor();
       await page.getByRole("list", { name: "Processing Logs" }).waitFor();
+      // The options went as "false"/"false".
+      const [run] = await server.db.query<{ sftp: boolean; email: boolean }>(
+        "select deliver_sftp as sftp, deliver_email as email from inventory_runs",
+      );
+      assert.deepEqual(run, { sftp: false, email: false });
       const download = page.waitForEvent("download");
       await page.getByRole("button", { name: /^Download / }).click();
       const saved = await download;
@@ -450,15 +451,33 @@ Deno.test("inventory source pages", async (t) => {
       await page.getByRole("button", { name: "Release" }).click();
       await page.getByText("Released: the run has been delivered.").waitFor();
 
-      // Clear resets the file.
+      // Clear resets the file and the options.
       await page.getByRole("button", { name: "Process Another" }).click();
-      await input.setInputFiles(csv("stock3.csv", stockCsv([["A1", 9]])));
+      const stock3 = csv("stock3.csv", stockCsv([["A1", 9], ["A3", 5]]));
+      await input.setInputFiles(stock3);
       await page.getByText("Selected: stock3.csv", { exact: false }).waitFor();
+      const email = page.getByRole("switch", { name: "Send Email Notification" });
+      await email.click();
       await page.getByRole("button", { name: "Clear" }).click();
       await page.getByText("Selected: stock3.csv", { exact: false }).waitFor({
         state: "detached",
       });
+      assert.equal(await email.getAttribute("aria-checked"), "false");
       assert.equal(await page.getByRole("button", { name: "Process File" }).isDisabled(), true);
+
+      // E-mail on ("true"): this server has no system mail, so the delivery fails with the
+      // server's message and the file is kept.
+      await input.setInputFiles(stock3);
+      await email.click();
+      await page.getByRole("button", { name: "Process File" }).click();
+      await page.getByRole("heading", { name: /Processing Failed/ }).waitFor();
+      await page.getByRole("region", { name: /Processing Failed/ }).getByText(/^Delivery failed/)
+        .first().waitFor();
+      const [last] = await server.db.query<{ sftp: boolean; email: boolean }>(
+        `select deliver_sftp as sftp, deliver_email as email from inventory_runs
+          order by import_run_id desc limit 1`,
+      );
+      assert.deepEqual(last, { sftp: false, email: true });
 
       await page.goto("/inventory-sources/manually-process/9999");
       await page.getByText("Failed to load inventory source details").waitFor();
