@@ -1,7 +1,7 @@
 import { lazy } from "react";
 import type { Feature } from "../feature.ts";
 
-/** Inventory sources (placeholders until the inventory issue fills them in). */
+/** Inventory sources (spec part 2, section 2). */
 export const inventory: Feature = {
   name: "inventory",
   routes: [
