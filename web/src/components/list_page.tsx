@@ -30,6 +30,8 @@ interface Props<T> {
   addLabel: string;
   /** More buttons before the Add button. */
   actions?: ReactNode;
+  /** Content between the heading row and the rows (filters, a count line). */
+  above?: ReactNode;
   /** The width from which the table/cards toggle shows; cards only below (spec: 768 px). */
   toggleFrom?: number;
   /** The rows; undefined while the first load runs. */
@@ -90,6 +92,7 @@ export function ListPage<T>(props: Props<T>) {
           </Button>
         </Flex>
       </Flex>
+      {props.above}
       {rows === undefined
         ? <Loading label={props.loadingLabel} />
         : view === "table"
