@@ -27,6 +27,15 @@ export const MOBILE_TABLE_HINT = "Some columns are hidden; swipe horizontally to
 /** Hint under a table whose low-priority columns are hidden on a tablet. */
 export const TABLET_TABLE_HINT = "Some columns are hidden at this screen size.";
 
+/**
+ * The hints of the source lists (order submission, inventory): their own wording, which their
+ * browser tests read (docs/inventory.md, "Screens").
+ */
+export const SOURCE_LIST_HINTS = {
+  mobile: "Swipe horizontally to see more of each row.",
+  tablet: "Some columns are hidden on this screen size. Widen the window to see all columns.",
+} as const;
+
 /** The columns shown at a width, by the priority rule. */
 export function columnsForWidth<T>(
   columns: readonly DataColumn<T>[],
@@ -56,6 +65,8 @@ interface Props<T> {
   /** Shown in a single row when there are no rows. */
   empty?: ReactNode;
   size?: ComponentProps<typeof Table.Root>["size"];
+  /** The hidden-columns hints, when a list has its own wording. */
+  hints?: { mobile: string; tablet: string };
 }
 
 /**
@@ -63,7 +74,7 @@ interface Props<T> {
  * hidden), "No results." when empty.
  */
 export function DataTable<T>(
-  { rows, columns, rowKey, caption, empty = "No results.", size }: Props<T>,
+  { rows, columns, rowKey, caption, empty = "No results.", size, hints }: Props<T>,
 ) {
   const width = useTableWidth();
   const shown = columnsForWidth(columns, width);
@@ -104,7 +115,9 @@ export function DataTable<T>(
       </Table.Root>
       {hidden && (
         <Text as="p" size="1" color="gray" mt="2">
-          {width === "mobile" ? MOBILE_TABLE_HINT : TABLET_TABLE_HINT}
+          {width === "mobile"
+            ? hints?.mobile ?? MOBILE_TABLE_HINT
+            : hints?.tablet ?? TABLET_TABLE_HINT}
         </Text>
       )}
     </>

@@ -1,37 +1,58 @@
-/** Form pieces the order submission pages share: labelled switch, picker select, text area. */
+/**
+ * Form pieces the source edit pages share (order submission, inventory, notifications): a
+ * labelled switch, a labelled select, a labelled text area, and the zod resolver typed by the
+ * schema's output.
+ */
 import { zodResolver } from "@hookform/resolvers/zod";
-import type { FieldValues, Resolver } from "react-hook-form";
-import type { z } from "zod";
 import { Flex, Select, Switch, Text, TextArea } from "@radix-ui/themes";
 import { type ComponentPropsWithRef, useId } from "react";
-import type { PickerPair } from "./api.ts";
+import type { FieldValues, Resolver } from "react-hook-form";
+import type { z } from "zod";
 
-/** A labelled on/off switch (the label is tied to the switch). */
+/** A labelled on/off switch (the label is tied to the switch), with an optional hint under it. */
 export function SwitchField(
-  { label, checked, onChange }: { label: string; checked: boolean; onChange(on: boolean): void },
+  { label, checked, onChange, hint }: {
+    label: string;
+    checked: boolean;
+    onChange(on: boolean): void;
+    hint?: string;
+  },
 ) {
   const id = useId();
-  return (
+  const row = (
     <Flex gap="2" align="center">
       <Switch id={id} checked={checked} onCheckedChange={onChange} />
       <Text as="label" htmlFor={id} size="2" weight="medium">{label}</Text>
     </Flex>
   );
+  if (!hint) return row;
+  return (
+    <Flex direction="column" gap="1">
+      {row}
+      <Text size="1" color="gray">{hint}</Text>
+    </Flex>
+  );
 }
 
-interface PickerFieldProps {
+/** One choice of a {@link SelectField}. */
+export interface SelectOption {
+  value: string;
   label: string;
-  /** The selected id as text, "" for none. */
+}
+
+interface SelectFieldProps {
+  label: string;
+  /** The selected value, "" for none. */
   value: string;
   onChange(value: string): void;
-  options: readonly PickerPair[];
+  options: readonly SelectOption[];
   placeholder: string;
   error?: string;
 }
 
-/** A labelled select over picker pairs (item1 shown, item2 the value). */
-export function PickerField(
-  { label, value, onChange, options, placeholder, error }: PickerFieldProps,
+/** A labelled select with its validation message. */
+export function SelectField(
+  { label, value, onChange, options, placeholder, error }: SelectFieldProps,
 ) {
   const id = useId();
   const errorId = `${id}-error`;
@@ -48,15 +69,18 @@ export function PickerField(
         />
         <Select.Content>
           {options.map((option) => (
-            <Select.Item key={option.item2} value={String(option.item2)}>
-              {option.item1}
-            </Select.Item>
+            <Select.Item key={option.value} value={option.value}>{option.label}</Select.Item>
           ))}
         </Select.Content>
       </Select.Root>
       {error && <Text id={errorId} size="2" color="red">{error}</Text>}
     </Flex>
   );
+}
+
+/** Picker pairs (item1 shown, item2 the id) as select options. */
+export function pairOptions(pairs: readonly { item1: string; item2: number }[]): SelectOption[] {
+  return pairs.map((pair) => ({ value: String(pair.item2), label: pair.item1 }));
 }
 
 type TextAreaProps = Omit<ComponentPropsWithRef<typeof TextArea>, "id">;
