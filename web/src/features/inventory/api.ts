@@ -1,8 +1,7 @@
 /**
  * Calls of the inventory contract (spec part 2, section 7) and the additions of
- * docs/inventory.md ("Server"): settings, preview, runs, release. Readers throw `RequestFailed`
- * unless the server answers 200 with a body; writers return the response so the pages can read
- * its status and message.
+ * docs/inventory.md ("Server"): settings, preview, runs, release. Each is one `call(...)` over
+ * the typed client; failures throw `ApiError` (web/src/api/call.ts); loaders take an AbortSignal.
  */
 import type {
   InventorySource,
@@ -10,7 +9,8 @@ import type {
   InventorySourceSaveInput,
   ManualProcessResult,
 } from "../../../../shared/contract/inventory.ts";
-import { apiFetch, isSuccess, readJson } from "../../api/http.ts";
+import { ApiError, call } from "../../api/call.ts";
+import { api } from "../../api/client.ts";
 
 export type { InventorySource, InventorySourceListEntry, ManualProcessResult };
 
@@ -64,56 +64,53 @@ export type ProcessResult = ManualProcessResult & {
   deliveryStatus?: string;
 };
 
-/** Thrown by the readers when the server does not answer 200 with a body. */
-export class RequestFailed extends Error {
-  constructor(readonly status: number, readonly serverMessage?: string) {
-    super(serverMessage ?? `Request failed with status ${status}`);
-  }
-}
-
-async function bodyOf<T>(response: Response): Promise<T> {
-  if (!isSuccess(response)) {
-    const error = await readJson<{ message?: unknown }>(response);
-    throw new RequestFailed(
-      response.status,
-      typeof error?.message === "string" && error.message ? error.message : undefined,
-    );
-  }
-  const body = await readJson<T>(response);
-  if (body === undefined) throw new RequestFailed(response.status);
-  return body;
-}
-
-const BASE = "/api/inventory-sources";
+const sources = api.api["inventory-sources"];
+const init = (signal?: AbortSignal) => ({ init: { signal } });
+/** A multipart body: the routes read it with parseBody, so the typed client has no form type. */
+const multipart = (body: FormData) => ({ init: { body } });
 
 /** GET /api/inventory-sources/inventories */
-export async function fetchInventorySources(): Promise<InventorySourceListEntry[]> {
-  return await bodyOf(await apiFetch(`${BASE}/inventories`));
+export function fetchInventorySources(signal?: AbortSignal): Promise<InventorySourceListEntry[]> {
+  return call(sources.inventories.$get(undefined, init(signal))) as Promise<
+    InventorySourceListEntry[]
+  >;
 }
 
 /** GET /api/inventory-sources/inventory/{id} (with `debugTools`) */
-export async function fetchInventorySource(id: number): Promise<LoadedInventorySource> {
-  return await bodyOf(await apiFetch(`${BASE}/inventory/${id}`));
+export function fetchInventorySource(
+  id: number,
+  signal?: AbortSignal,
+): Promise<LoadedInventorySource> {
+  return call(
+    sources.inventory[":id"].$get({ param: { id: String(id) } }, init(signal)),
+  ) as Promise<LoadedInventorySource>;
 }
 
 /** GET /api/inventory-sources/settings */
-export async function fetchInventorySettings(): Promise<InventorySettings> {
-  return await bodyOf(await apiFetch(`${BASE}/settings`));
+export function fetchInventorySettings(signal?: AbortSignal): Promise<InventorySettings> {
+  return call(sources.settings.$get(undefined, init(signal))) as Promise<InventorySettings>;
 }
 
 /** GET /api/email-sources/email-list: e-mail source picker pairs. */
-export async function fetchEmailSourcePicker(): Promise<PickerPair[]> {
-  return await bodyOf(await apiFetch("/api/email-sources/email-list"));
+export function fetchEmailSourcePicker(signal?: AbortSignal): Promise<PickerPair[]> {
+  return call(api.api["email-sources"]["email-list"].$get(undefined, init(signal))) as Promise<
+    PickerPair[]
+  >;
 }
 
-/** POST /api/inventory-sources/inventory/save */
-export function saveInventorySource(payload: InventorySourceSaveInput): Promise<Response> {
-  return apiFetch(`${BASE}/inventory/save`, { method: "POST", body: JSON.stringify(payload) });
+/** POST /api/inventory-sources/inventory/save; answers the stored source. */
+export function saveInventorySource(
+  payload: InventorySourceSaveInput,
+): Promise<InventorySource | undefined> {
+  // deno-lint-ignore no-explicit-any
+  return call(sources.inventory.save.$post({ json: payload as any })) as Promise<
+    InventorySource | undefined
+  >;
 }
 
 /** POST /api/inventory-sources/inventory/{id}: deletes the source (no body). */
-export function deleteInventorySource(id: number): Promise<Response> {
-  return apiFetch(`${BASE}/inventory/${id}`, { method: "POST" });
+export async function deleteInventorySource(id: number): Promise<void> {
+  await call(sources.inventory[":id"].$post({ param: { id: String(id) } }));
 }
 
 /** The multipart fields of an upload ("true"/"false" as text, spec section 7). */
@@ -138,11 +135,10 @@ export function manuallyProcess(
   sourceId: number,
   file: File,
   options: UploadOptions,
-): Promise<Response> {
-  return apiFetch(`${BASE}/manually-process`, {
-    method: "POST",
-    body: uploadForm(sourceId, file, options),
-  });
+): Promise<ProcessResult | undefined> {
+  return call<unknown>(
+    sources["manually-process"].$post(undefined, multipart(uploadForm(sourceId, file, options))),
+  ) as Promise<ProcessResult | undefined>;
 }
 
 /** POST /api/inventory-sources/preview: what the run would flip; nothing stored. */
@@ -150,28 +146,33 @@ export async function previewProcess(
   sourceId: number,
   file: File,
   options: UploadOptions,
+  signal?: AbortSignal,
 ): Promise<PreviewResult> {
-  return await bodyOf(
-    await apiFetch(`${BASE}/preview`, {
-      method: "POST",
-      body: uploadForm(sourceId, file, options),
-    }),
-  );
+  const body = uploadForm(sourceId, file, options);
+  const answer = await call(sources.preview.$post(undefined, { init: { body, signal } }));
+  if (answer === undefined) throw new ApiError(200, undefined);
+  return answer as unknown as PreviewResult;
 }
 
 /** POST /api/inventory-sources/debug-modify-file (multipart: file and sourceId). */
-export function debugModifyFile(sourceId: number, file: File): Promise<Response> {
-  return apiFetch(`${BASE}/debug-modify-file`, {
-    method: "POST",
-    body: uploadForm(sourceId, file),
-  });
+export function debugModifyFile(
+  sourceId: number,
+  file: File,
+): Promise<ManualProcessResult | undefined> {
+  return call(
+    sources["debug-modify-file"].$post(undefined, multipart(uploadForm(sourceId, file))),
+  ) as Promise<ManualProcessResult | undefined>;
 }
 
 /** POST /api/inventory-sources/runs/{runId}/release: delivers a held run. */
-export async function releaseRun(
+export function releaseRun(
   runId: number,
 ): Promise<
   { deliveryStatus: string; delivery: { status: string; log: string[]; error: string | null } }
 > {
-  return await bodyOf(await apiFetch(`${BASE}/runs/${runId}/release`, { method: "POST" }));
+  return call(
+    sources.runs[":runId"].release.$post({ param: { runId: String(runId) } }),
+  ) as Promise<
+    { deliveryStatus: string; delivery: { status: string; log: string[]; error: string | null } }
+  >;
 }

@@ -11,11 +11,13 @@ import {
   Heading,
   Text,
 } from "@radix-ui/themes";
-import { type DragEvent, type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { type DragEvent, type ReactNode, useId, useRef, useState } from "react";
 import { Link, useParams } from "wouter";
 import { DEBUG_SUCCESS_TEXT, failedResult } from "../../../../shared/contract/inventory.ts";
-import { isSuccess, readErrorMessage, readJson } from "../../api/http.ts";
+import { ApiError, messageOr } from "../../api/call.ts";
 import { ErrorAlert } from "../../components/error_alert.tsx";
+import { SwitchField } from "../../components/form_fields.tsx";
+import { useResource } from "../../components/use_resource.ts";
 import {
   debugModifyFile,
   fetchInventorySettings,
@@ -27,11 +29,9 @@ import {
   type PreviewResult,
   type ProcessResult,
   releaseRun,
-  RequestFailed,
   type UploadOptions,
 } from "./api.ts";
 import { downloadBase64 } from "./download.ts";
-import { SwitchField } from "./fields.tsx";
 import { activatedItems, successRate, uploadProblem, wantedType } from "./upload_rules.ts";
 
 /** Texts of spec part 2, sections 4 and 8. */
@@ -149,16 +149,27 @@ export default function ManualProcessPage() {
   const sourceId = Number(params.id) || 0;
   const inputId = useId();
   const input = useRef<HTMLInputElement>(null);
-  const [source, setSource] = useState<LoadedInventorySource | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [debugTools, setDebugTools] = useState(false);
+  const loaded = useResource(["inventory-source", sourceId], async (signal) => {
+    try {
+      const source = await fetchInventorySource(sourceId, signal);
+      const debugTools = typeof source.debugTools === "boolean"
+        ? source.debugTools
+        : await fetchInventorySettings(signal).then((s) => s.debugTools, () => false);
+      return { source, debugTools };
+    } catch (error) {
+      if (!signal.aborted) console.error("Error loading inventory source", error);
+      throw error;
+    }
+  });
+  const source: LoadedInventorySource | null = loaded.data?.source ?? null;
+  const debugTools = loaded.data?.debugTools ?? false;
+  const loadError = loaded.error ? PROCESS_TEXTS.loadFailed : null;
   const [file, setFile] = useState<File | null>(null);
   const [uploadError, setUploadError] = useState<string | null>(null);
   const [dragging, setDragging] = useState(false);
   const [options, setOptions] = useState<UploadOptions>(NO_OPTIONS);
-  const [preview, setPreview] = useState<PreviewResult | null>(null);
-  const [previewError, setPreviewError] = useState<string | null>(null);
-  const [previewing, setPreviewing] = useState(false);
+  // Each accepted file is a new choice, so choosing the same file again previews it again.
+  const [choice, setChoice] = useState(0);
   const [processing, setProcessing] = useState(false);
   const [result, setResult] = useState<ProcessResult | null>(null);
   const [debugging, setDebugging] = useState(false);
@@ -168,45 +179,20 @@ export default function ManualProcessPage() {
     busy: false,
   });
 
-  useEffect(() => {
-    let cancelled = false;
-    fetchInventorySource(sourceId).then((loaded) => {
-      if (cancelled) return;
-      setSource(loaded);
-      if (typeof loaded.debugTools === "boolean") setDebugTools(loaded.debugTools);
-      else fetchInventorySettings().then((s) => !cancelled && setDebugTools(s.debugTools));
-    }).catch((error) => {
-      console.error("Error loading inventory source", error);
-      if (!cancelled) setLoadError(PROCESS_TEXTS.loadFailed);
-    });
-    return () => {
-      cancelled = true;
-    };
-  }, [sourceId]);
-
   // The preview of what the chosen file would flip (nothing is stored).
-  useEffect(() => {
-    setPreview(null);
-    setPreviewError(null);
-    if (!file || !source) return;
-    let cancelled = false;
-    setPreviewing(true);
-    previewProcess(source.id, file, NO_OPTIONS).then((answer) => {
-      if (!cancelled) setPreview(answer);
-    }).catch((error) => {
-      console.error("Error previewing inventory file", error);
-      if (!cancelled) {
-        setPreviewError(
-          error instanceof RequestFailed && error.serverMessage
-            ? error.serverMessage
-            : "The preview could not be made.",
-        );
-      }
-    }).finally(() => !cancelled && setPreviewing(false));
-    return () => {
-      cancelled = true;
-    };
-  }, [file, source]);
+  const previewed = useResource(
+    file && source ? ["inventory-preview", source.id, choice] : null,
+    (signal) =>
+      previewProcess(source!.id, file!, NO_OPTIONS, signal).catch((error) => {
+        if (!signal.aborted) console.error("Error previewing inventory file", error);
+        throw error;
+      }),
+  );
+  const preview: PreviewResult | null = previewed.data ?? null;
+  const previewing = previewed.loading;
+  const previewError = previewed.error
+    ? messageOr(previewed.error, "The preview could not be made.")
+    : null;
 
   const fileType = source ? wantedType(source.fileType) : "";
 
@@ -227,6 +213,7 @@ export default function ManualProcessPage() {
       return;
     }
     setFile(chosen);
+    setChoice((n) => n + 1);
   };
 
   const onDrop = (event: DragEvent) => {
@@ -255,17 +242,13 @@ export default function ManualProcessPage() {
     setProcessing(true);
     setRelease({ busy: false });
     try {
-      const response = await manuallyProcess(source.id, file, options);
-      const body = isSuccess(response) ? await readJson<ProcessResult>(response) : undefined;
-      if (body) setResult(body);
-      else {
-        const message = (!isSuccess(response) && await readErrorMessage(response)) ||
-          PROCESS_TEXTS.processFailed;
-        setResult(failedResult(message));
-      }
+      const body = await manuallyProcess(source.id, file, options);
+      setResult(body ?? failedResult(PROCESS_TEXTS.processFailed));
     } catch (error) {
-      console.error("Error processing inventory file", error);
-      setResult(failedResult(PROCESS_TEXTS.processFailed));
+      if (!(error instanceof ApiError) || error.isNetworkFailure) {
+        console.error("Error processing inventory file", error);
+      }
+      setResult(failedResult(messageOr(error, PROCESS_TEXTS.processFailed)));
     } finally {
       setProcessing(false);
     }
@@ -277,19 +260,15 @@ export default function ManualProcessPage() {
     setDebugError(null);
     setDebugResult(null);
     try {
-      const response = await debugModifyFile(source.id, file);
-      const body = isSuccess(response) ? await readJson<ManualProcessResult>(response) : undefined;
+      const body = await debugModifyFile(source.id, file);
       // The answer is used only when success is true (spec section 7).
       if (body?.success) setDebugResult(body);
-      else {
-        setDebugError(
-          body?.message || (!isSuccess(response) && await readErrorMessage(response)) ||
-            PROCESS_TEXTS.debugFailed,
-        );
-      }
+      else setDebugError(body?.message || PROCESS_TEXTS.debugFailed);
     } catch (error) {
-      console.error("Error modifying inventory file", error);
-      setDebugError(PROCESS_TEXTS.debugFailed);
+      if (!(error instanceof ApiError) || error.isNetworkFailure) {
+        console.error("Error modifying inventory file", error);
+      }
+      setDebugError(messageOr(error, PROCESS_TEXTS.debugFailed));
     } finally {
       setDebugging(false);
     }
@@ -313,9 +292,7 @@ export default function ManualProcessPage() {
       setRelease({
         busy: false,
         ok: false,
-        text: error instanceof RequestFailed && error.serverMessage
-          ? error.serverMessage
-          : "The run could not be released.",
+        text: messageOr(error, "The run could not be released."),
       });
     }
   };

@@ -1,5 +1,5 @@
 import { Box, Button, Callout, Card, Container, Flex, Grid, Heading, Text } from "@radix-ui/themes";
-import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { type ReactNode, useId, useRef, useState } from "react";
 import { type Control, Controller, useForm } from "react-hook-form";
 import { Link, useParams } from "wouter";
 import { encodeBase64 } from "../../../../shared/base64.ts";
@@ -8,9 +8,16 @@ import {
   inventorySourceForm,
   SAMPLE_FILE_TYPES,
 } from "../../../../shared/contract/inventory.ts";
-import { isSuccess, readErrorMessage } from "../../api/http.ts";
+import { ApiError, messageOr } from "../../api/call.ts";
 import { ErrorAlert } from "../../components/error_alert.tsx";
+import {
+  formResolver,
+  SelectField,
+  SwitchField,
+  TextAreaField,
+} from "../../components/form_fields.tsx";
 import { TextField } from "../../components/text_field.tsx";
+import { useResource } from "../../components/use_resource.ts";
 import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
 import {
   fetchEmailSourcePicker,
@@ -20,7 +27,6 @@ import {
   saveInventorySource,
 } from "./api.ts";
 import { downloadBase64 } from "./download.ts";
-import { formResolver, NameSelect, SwitchField, TextAreaField } from "./fields.tsx";
 import {
   emailSourceNameOf,
   formToSave,
@@ -103,9 +109,6 @@ function Section(
 export default function SourceEditPage() {
   const params = useParams<{ sourceId: string }>();
   const [sourceId, setSourceId] = useState(() => Number(params.sourceId) || 0);
-  const [pairs, setPairs] = useState<PickerPair[]>([]);
-  const [loaded, setLoaded] = useState(() => (Number(params.sourceId) || 0) === 0);
-  const [loadErrors, setLoadErrors] = useState<string[]>([]);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
   const [savedOnce, setSavedOnce] = useState(false);
   const loadedSource = useRef<LoadedInventorySource | null>(null);
@@ -127,35 +130,42 @@ export default function SourceEditPage() {
     defaultValues: NEW_INVENTORY_SOURCE_FORM,
   });
 
-  useEffect(() => {
-    const id = Number(params.sourceId) || 0;
-    let cancelled = false;
-    const failed = (text: string) => (error: unknown) => {
-      console.error(text, error);
-      if (!cancelled) setLoadErrors((current) => [...current, text]);
-    };
-    fetchEmailSourcePicker().then((list) => {
-      if (cancelled) return;
+  const emailSources = useResource(["inventory-email-sources"], async (signal) => {
+    try {
+      const list = await fetchEmailSourcePicker(signal);
       pairsRef.current = list;
-      setPairs(list);
       // The source may have arrived first: name its e-mail source now.
       const source = loadedSource.current;
       if (source && !getValues("emailSourceName")) {
         setValue("emailSourceName", emailSourceNameOf(source.emailSourceId, list));
       }
-    }).catch(failed(EDIT_TEXTS.emailSourcesFailed));
-    if (id !== 0) {
-      setLoaded(false);
-      fetchInventorySource(id).then((source) => {
-        if (cancelled) return;
-        loadedSource.current = source;
-        reset(sourceToForm(source, pairsRef.current));
-      }).catch(failed(EDIT_TEXTS.loadFailed)).finally(() => !cancelled && setLoaded(true));
+      return list;
+    } catch (error) {
+      if (!signal.aborted) console.error(EDIT_TEXTS.emailSourcesFailed, error);
+      throw error;
     }
-    return () => {
-      cancelled = true;
-    };
-  }, [params.sourceId, reset, getValues, setValue]);
+  });
+  const pairs = emailSources.data ?? [];
+  const routeId = Number(params.sourceId) || 0;
+  const source = useResource(
+    routeId === 0 ? null : ["inventory-source", routeId],
+    async (signal) => {
+      try {
+        const loaded = await fetchInventorySource(routeId, signal);
+        loadedSource.current = loaded;
+        reset(sourceToForm(loaded, pairsRef.current));
+        return loaded;
+      } catch (error) {
+        if (!signal.aborted) console.error(EDIT_TEXTS.loadFailed, error);
+        throw error;
+      }
+    },
+  );
+  const loaded = !source.loading;
+  const loadErrors = [
+    emailSources.error ? EDIT_TEXTS.emailSourcesFailed : null,
+    source.error ? EDIT_TEXTS.loadFailed : null,
+  ].filter((text) => text !== null);
 
   const onSubmit = async (values: InventorySourceForm) => {
     setOutcome(null);
@@ -169,20 +179,16 @@ export default function SourceEditPage() {
         sent = chosen
           ? { name: chosen.name, base64: encodeBase64(new Uint8Array(await chosen.arrayBuffer())) }
           : null;
-        const response = await saveInventorySource(formToSave(sourceId, values, pairs, sent));
-        if (!isSuccess(response)) {
-          failure = response.status < 400
-            ? EDIT_TEXTS.unexpected
-            : (await readErrorMessage(response)) ?? EDIT_TEXTS.tryAgain;
-          throw new Error(failure);
-        }
-        const body = await response.json().catch(() => null) as { id?: number } | null;
+        const body = await saveInventorySource(formToSave(sourceId, values, pairs, sent));
         if (body?.id) {
           setSourceId(body.id);
           setValue("id", body.id);
         }
       } catch (error) {
         console.error("Error saving inventory source", error);
+        failure = error instanceof ApiError && !error.isNetworkFailure && error.status < 400
+          ? EDIT_TEXTS.unexpected
+          : messageOr(error, EDIT_TEXTS.tryAgain);
         throw error;
       }
     });
@@ -250,11 +256,14 @@ export default function SourceEditPage() {
                 control={control}
                 name="emailSourceName"
                 render={({ field }) => (
-                  <NameSelect
+                  <SelectField
                     label="Email Source"
                     value={field.value}
                     onChange={field.onChange}
-                    names={[...new Set(pairs.map((pair) => pair.item1))]}
+                    options={[...new Set(pairs.map((pair) => pair.item1))].map((name) => ({
+                      value: name,
+                      label: name,
+                    }))}
                     placeholder="Choose an e-mail source"
                     error={errors.emailSourceName?.message}
                   />

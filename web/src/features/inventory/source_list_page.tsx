@@ -1,8 +1,6 @@
 import {
   Badge,
-  Button,
   Card,
-  Container,
   DataList,
   DropdownMenu,
   Flex,
@@ -10,21 +8,17 @@ import {
   Heading,
   IconButton,
   Switch,
-  Table,
-  Text,
 } from "@radix-ui/themes";
-import { type ReactNode, useEffect, useState } from "react";
-import { Link, useLocation } from "wouter";
-import { isSuccess } from "../../api/http.ts";
-import { DeleteDialog } from "../../components/delete_dialog.tsx";
-import { ListViewToggle, useListView } from "../../components/list_view.tsx";
-import { TABLET_MIN_WIDTH } from "../../components/use_min_width.ts";
+import { type ReactNode, useState } from "react";
+import { useLocation } from "wouter";
+import { type DataColumn, DataTable, SOURCE_LIST_HINTS } from "../../components/data_table.tsx";
+import { ListPage } from "../../components/list_page.tsx";
+import { useResource } from "../../components/use_resource.ts";
 import {
   deleteInventorySource,
   fetchInventorySources,
   type InventorySourceListEntry,
 } from "./api.ts";
-import { type Priority, useColumnPriority } from "./column_priority.ts";
 
 /** Texts of spec part 2, sections 2 and 8. */
 export const LIST_TEXTS = {
@@ -35,28 +29,54 @@ export const LIST_TEXTS = {
 
 const orNA = (value: number | null) => value ?? "N/A";
 
-interface Column {
-  header: string;
-  /** The card's label for the same fact. */
-  priority: Priority;
-  cell(source: InventorySourceListEntry): ReactNode;
-}
-
 /**
- * The table's data columns in the spec's order and their priorities (the spec leaves them open,
- * docs/inventory.md "Screens" says why): what identifies a source stays on a phone.
+ * The table's columns in the spec's order and their priorities (the spec leaves them open,
+ * docs/inventory.md "Screens" says why): what identifies a source stays on a phone; the Active
+ * switch and the actions menu always show.
  */
-const COLUMNS: readonly Column[] = [
-  { header: "Source Name", priority: "high", cell: (s) => s.sourceName },
-  { header: "File Type", priority: "high", cell: (s) => s.fileType },
-  { header: "From Email", priority: "medium", cell: (s) => s.fromEmail },
-  { header: "Att. Count", priority: "low", cell: (s) => s.expectedAttachmentCount },
-  { header: "Subject Value", priority: "medium", cell: (s) => s.subjectValue },
-  { header: "Attachment Name", priority: "low", cell: (s) => s.attachmentName },
-  { header: "Item Col.", priority: "low", cell: (s) => s.itemNumberColumnName },
-  { header: "Qty Col.", priority: "low", cell: (s) => s.qtyColumnName },
-  { header: "Min Items", priority: "medium", cell: (s) => s.minItemsToBeActive },
-];
+function columnsOf(
+  { active, toggle, askDelete }: Omit<ViewProps, "sources">,
+): DataColumn<InventorySourceListEntry>[] {
+  return [
+    {
+      key: "active",
+      header: "Active",
+      // Local only (spec section 4, "Active flags"): nothing is sent.
+      cell: (s) => (
+        <Switch
+          aria-label={`Active: ${s.sourceName}`}
+          checked={active.get(s.id) ?? s.activeStatus}
+          onCheckedChange={(on) => toggle(s.id, on)}
+        />
+      ),
+    },
+    { key: "name", header: "Source Name", rowHeader: true, cell: (s) => s.sourceName },
+    { key: "fileType", header: "File Type", cell: (s) => s.fileType },
+    { key: "from", header: "From Email", priority: "medium", cell: (s) => s.fromEmail },
+    {
+      key: "attachments",
+      header: "Att. Count",
+      priority: "low",
+      cell: (s) => s.expectedAttachmentCount,
+    },
+    { key: "subject", header: "Subject Value", priority: "medium", cell: (s) => s.subjectValue },
+    {
+      key: "attachmentName",
+      header: "Attachment Name",
+      priority: "low",
+      cell: (s) => s.attachmentName,
+    },
+    { key: "item", header: "Item Col.", priority: "low", cell: (s) => s.itemNumberColumnName },
+    { key: "qty", header: "Qty Col.", priority: "low", cell: (s) => s.qtyColumnName },
+    { key: "min", header: "Min Items", priority: "medium", cell: (s) => s.minItemsToBeActive },
+    {
+      key: "actions",
+      header: null,
+      headerProps: { "aria-label": "Actions" },
+      cell: (s) => <ActionsMenu source={s} onDelete={() => askDelete(s)} />,
+    },
+  ];
+}
 
 function ActionsMenu(
   { source, onDelete }: { source: InventorySourceListEntry; onDelete(): void },
@@ -83,62 +103,10 @@ function ActionsMenu(
 }
 
 interface ViewProps {
-  sources: InventorySourceListEntry[];
-  active: Map<number, boolean>;
+  sources: readonly InventorySourceListEntry[];
+  active: ReadonlyMap<number, boolean>;
   toggle(id: number, on: boolean): void;
   askDelete(source: InventorySourceListEntry): void;
-}
-
-function SourcesTable({ sources, active, toggle, askDelete }: ViewProps) {
-  const { shows, hint } = useColumnPriority();
-  const columns = COLUMNS.filter((column) => shows(column.priority));
-  return (
-    <Flex direction="column" gap="2">
-      {hint && <Text as="p" size="2" color="gray">{hint}</Text>}
-      <Table.Root variant="surface" style={{ overflowX: "auto" }}>
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeaderCell>Active</Table.ColumnHeaderCell>
-            {columns.map((column) => (
-              <Table.ColumnHeaderCell key={column.header}>{column.header}</Table.ColumnHeaderCell>
-            ))}
-            <Table.ColumnHeaderCell aria-label="Actions" />
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>
-          {sources.length === 0 && (
-            <Table.Row>
-              <Table.Cell colSpan={columns.length + 2}>{LIST_TEXTS.noResults}</Table.Cell>
-            </Table.Row>
-          )}
-          {sources.map((source) => (
-            <Table.Row key={source.id}>
-              <Table.Cell>
-                {/* Local only (spec section 4, "Active flags"): nothing is sent. */}
-                <Switch
-                  aria-label={`Active: ${source.sourceName}`}
-                  checked={active.get(source.id) ?? source.activeStatus}
-                  onCheckedChange={(on) => toggle(source.id, on)}
-                />
-              </Table.Cell>
-              {columns.map((column, i) =>
-                i === 0
-                  ? (
-                    <Table.RowHeaderCell key={column.header}>
-                      {column.cell(source)}
-                    </Table.RowHeaderCell>
-                  )
-                  : <Table.Cell key={column.header}>{column.cell(source)}</Table.Cell>
-              )}
-              <Table.Cell>
-                <ActionsMenu source={source} onDelete={() => askDelete(source)} />
-              </Table.Cell>
-            </Table.Row>
-          ))}
-        </Table.Body>
-      </Table.Root>
-    </Flex>
-  );
 }
 
 function Fact({ label, children }: { label: string; children: ReactNode }) {
@@ -151,7 +119,6 @@ function Fact({ label, children }: { label: string; children: ReactNode }) {
 }
 
 function SourceCards({ sources, active, toggle, askDelete }: ViewProps) {
-  if (sources.length === 0) return <Text as="p">{LIST_TEXTS.empty}</Text>;
   return (
     <Grid columns={{ initial: "1", sm: "2", lg: "3" }} gap="3">
       {sources.map((source) => {
@@ -191,54 +158,50 @@ function SourceCards({ sources, active, toggle, askDelete }: ViewProps) {
 
 /** /inventory-sources: the sources as a table or cards; Add, Edit, Manually Process, Delete. */
 export default function SourceListPage() {
-  const { view, chosen, setChosen, canChoose } = useListView(TABLET_MIN_WIDTH);
-  const [sources, setSources] = useState<InventorySourceListEntry[]>([]);
-  const [active, setActive] = useState<Map<number, boolean>>(new Map());
-  const [deleting, setDeleting] = useState<InventorySourceListEntry | null>(null);
-
-  useEffect(() => {
-    // List load failures are only logged (spec section 8).
-    fetchInventorySources().then(setSources).catch((error) =>
-      console.error("Error fetching inventory sources", error)
-    );
-  }, []);
-
+  const list = useResource(
+    ["inventory-sources"],
+    (signal) =>
+      fetchInventorySources(signal).catch((error) => {
+        // List load failures are only logged (spec section 8).
+        if (!signal.aborted) console.error("Error fetching inventory sources", error);
+        throw error;
+      }),
+  );
+  const [active, setActive] = useState<ReadonlyMap<number, boolean>>(new Map());
   const toggle = (id: number, on: boolean) => setActive((current) => new Map(current).set(id, on));
 
-  const confirmDelete = async () => {
-    if (!deleting) return false;
-    try {
-      const response = await deleteInventorySource(deleting.id);
-      if (!isSuccess(response)) {
-        console.error("Error deleting inventory source", response.status);
-        return false;
-      }
-      setSources((current) => current.filter((source) => source.id !== deleting.id));
-      return true;
-    } catch (error) {
-      console.error("Error deleting inventory source", error);
-      return false;
-    }
-  };
-
-  const props = { sources, active, toggle, askDelete: setDeleting };
   return (
-    <Container size="4" p="4">
-      <Flex justify="between" align="center" wrap="wrap" gap="3" mb="4">
-        <Heading as="h1">{LIST_TEXTS.heading}</Heading>
-        <Flex gap="3" align="center">
-          {canChoose && <ListViewToggle value={chosen} onChange={setChosen} />}
-          <Button asChild>
-            <Link href="/inventory-sources/edit/0">Add Source</Link>
-          </Button>
-        </Flex>
-      </Flex>
-      {view === "table" ? <SourcesTable {...props} /> : <SourceCards {...props} />}
-      <DeleteDialog
-        name={deleting?.sourceName ?? null}
-        onCancel={() => setDeleting(null)}
-        onConfirm={confirmDelete}
-      />
-    </Container>
+    <ListPage
+      title={LIST_TEXTS.heading}
+      addHref="/inventory-sources/edit/0"
+      addLabel="Add Source"
+      rows={list.data ?? (list.error ? [] : undefined)}
+      loadingLabel="Loading inventory sources"
+      emptyCards={LIST_TEXTS.empty}
+      table={(rows, { askDelete }) => (
+        <DataTable
+          rows={rows}
+          columns={columnsOf({ active, toggle, askDelete })}
+          rowKey={(source) => source.id}
+          empty={LIST_TEXTS.noResults}
+          hints={SOURCE_LIST_HINTS}
+        />
+      )}
+      cards={(rows, { askDelete }) => (
+        <SourceCards sources={rows} active={active} toggle={toggle} askDelete={askDelete} />
+      )}
+      deletion={{
+        nameOf: (source) => source.sourceName,
+        remove: async (source) => {
+          try {
+            await deleteInventorySource(source.id);
+          } catch (error) {
+            console.error("Error deleting inventory source", error);
+            throw error;
+          }
+          list.setData((current) => current?.filter((row) => row.id !== source.id));
+        },
+      }}
+    />
   );
 }
