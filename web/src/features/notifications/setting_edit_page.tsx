@@ -10,7 +10,6 @@ import {
   Heading,
   Link as RadixLink,
   Select,
-  Switch,
   Text,
 } from "@radix-ui/themes";
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
@@ -30,6 +29,7 @@ import {
   WEEKDAY_NAMES,
 } from "../../../../shared/contract/notifications.ts";
 import { messageOr } from "../../api/call.ts";
+import { SwitchField } from "../../components/form_fields.tsx";
 import { TextField } from "../../components/text_field.tsx";
 import { useResource } from "../../components/use_resource.ts";
 import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
@@ -130,19 +130,6 @@ function SelectField(
 }
 
 /** A labelled on/off switch. */
-function SwitchField(
-  { label, checked, onChange }: { label: string; checked: boolean; onChange(on: boolean): void },
-) {
-  return (
-    <Text as="label" size="2" weight="medium">
-      <Flex gap="2" align="center">
-        <Switch checked={checked} onCheckedChange={onChange} />
-        {label}
-      </Flex>
-    </Text>
-  );
-}
-
 function FormCard({ title, children }: { title: string; children: ReactNode }) {
   const id = useId();
   return (
