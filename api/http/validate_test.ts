@@ -41,3 +41,10 @@ Deno.test("caseInsensitive validates after aligning", () => {
   assert.deepEqual(caseInsensitive(schema).parse({ ID: 1 }), { id: 1, aliases: [] });
   assert.throws(() => caseInsensitive(schema).parse({ ID: "x" }));
 });
+
+Deno.test("alignKeys drops a __proto__ key instead of following it", () => {
+  const schema = z.object({ firstName: z.string().optional() });
+  const aligned = alignKeys(JSON.parse('{"__proto__":{"x":1},"FirstName":"Al"}'), schema);
+  assert.deepEqual(aligned, { firstName: "Al" });
+  assert.equal(Object.getPrototypeOf(aligned), Object.prototype);
+});
