@@ -1,5 +1,7 @@
 /** Calls of the /api/accounts contract and the home stats call (spec part 1, section 7). */
 import type {
+  AccessToken,
+  CreatedAccessToken,
   OrderTrackingSettings,
   UserAccount,
   UserInfo,
@@ -10,7 +12,14 @@ import type { ClientResponse } from "hono/client";
 import { api } from "./client.ts";
 import { isSuccess, readErrorMessage, readJson, type ResponseLike } from "./http.ts";
 
-export type { OrderTrackingSettings, UpdateStatsRow, UserAccount, UserInfo };
+export type {
+  AccessToken,
+  CreatedAccessToken,
+  OrderTrackingSettings,
+  UpdateStatsRow,
+  UserAccount,
+  UserInfo,
+};
 
 const accounts = api.api.accounts;
 
@@ -122,4 +131,19 @@ export function saveUser(user: SaveUser): Promise<UserAccount> {
 /** POST /api/accounts/delete/{userId} */
 export async function deleteUser(userId: number): Promise<void> {
   await answer(accounts.delete[":id"].$post({ param: { id: String(userId) } }));
+}
+
+/** GET /api/accounts/tokens: the signed-in user's personal access tokens. */
+export function fetchAccessTokens(): Promise<AccessToken[]> {
+  return answer(accounts.tokens.$get());
+}
+
+/** POST /api/accounts/tokens: a new token; the answer is the only time it is readable. */
+export function createAccessToken(name: string): Promise<CreatedAccessToken> {
+  return answer(accounts.tokens.$post({ json: { name } }));
+}
+
+/** DELETE /api/accounts/tokens/{id} */
+export async function revokeAccessToken(id: number): Promise<void> {
+  await answer(accounts.tokens[":id"].$delete({ param: { id: String(id) } }));
 }

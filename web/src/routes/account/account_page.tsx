@@ -20,6 +20,7 @@ import { Loading } from "../../components/loading.tsx";
 import { TextField } from "../../components/text_field.tsx";
 import { currentUserAtom } from "../../state/session.ts";
 import { usernameFromCookie } from "../../state/username.ts";
+import { AccessTokensCard } from "./access_tokens_card.tsx";
 import { ChangePasswordDialog } from "./change_password_dialog.tsx";
 import { ChangeUsernameDialog } from "./change_username_dialog.tsx";
 import { ColumnsDialog } from "./columns_dialog.tsx";
@@ -214,6 +215,7 @@ export default function AccountPage() {
           onSave={saveColumns}
         />
       </Flex>
+      <AccessTokensCard />
     </Container>
   );
 }
