@@ -60,7 +60,7 @@ export interface ConnectionOptions {
 
 /** The server URL: `--server`, else `SOURCE_MANAGER_URL`, else the local `PORT` (8000). */
 export function serverUrl(option?: string): string {
-  const raw = option ?? Deno.env.get("SOURCE_MANAGER_URL") ??
+  const raw = option || Deno.env.get("SOURCE_MANAGER_URL") ||
     `http://127.0.0.1:${Deno.env.get("PORT") || "8000"}`;
   let url: URL;
   try {
@@ -77,7 +77,7 @@ export function serverUrl(option?: string): string {
 /** The token: `--token`, else `SOURCE_MANAGER_TOKEN`, else the one `cli login` stored. */
 export async function resolveConnection(options: ConnectionOptions): Promise<Connection> {
   const server = serverUrl(options.server);
-  const token = options.token ?? Deno.env.get("SOURCE_MANAGER_TOKEN") ??
+  const token = options.token || Deno.env.get("SOURCE_MANAGER_TOKEN") ||
     (await readCredentials())[server]?.token;
   return { server, token: token || undefined };
 }
@@ -125,10 +125,11 @@ export class ApiClient {
     try {
       response = await fetch(url, { method, headers, body });
     } catch (error) {
-      throw new CliError(
-        `cannot reach the server at ${server}: ${oneLine((error as Error).message)}`,
-        EXIT.unreachable,
-      );
+      const message = oneLine((error as Error).message);
+      const reason = /connection refused|timed out|dns error|certificate|reset by peer/i.exec(
+        message,
+      )?.[0]?.toLowerCase() ?? message;
+      throw new CliError(`cannot reach the server at ${server}: ${reason}`, EXIT.unreachable);
     }
     const text = await response.text();
     let parsed: unknown = null;
