@@ -134,11 +134,29 @@ function maskSecrets(value: unknown): unknown {
   );
 }
 
-/** The shared schema's view of a record, for comparing: id and secrets left out. */
+/**
+ * The record with the ids of nested records (column mappings, vendor aliases) replaced: they
+ * belong to the server the file came from, so a created source must not point at them.
+ */
+function nestedIds(value: unknown, replace: (id: unknown) => unknown, depth = 0): unknown {
+  if (Array.isArray(value)) return value.map((v) => nestedIds(v, replace, depth + 1));
+  if (!value || typeof value !== "object") return value;
+  return Object.fromEntries(
+    Object.entries(value).flatMap(([k, v]) => {
+      if (depth > 0 && k.toLowerCase() === "id") {
+        const replaced = replace(v);
+        return replaced === undefined ? [] : [[k, replaced]];
+      }
+      return [[k, nestedIds(v, replace, depth + 1)]];
+    }),
+  );
+}
+
+/** The shared schema's view of a record, for comparing: ids and secrets left out. */
 function comparable(kind: SourceKind, record: Row): Row | null {
   const parsed = kind.schema.safeParse(canonicalKeys(kind.schema, record));
   if (!parsed.success) return null;
-  const data = { ...(parsed.data as Row) };
+  const data = nestedIds(parsed.data, () => undefined) as Row;
   delete data.id;
   return data;
 }
@@ -241,7 +259,7 @@ async function planImport(ctx: Ctx, kind: SourceKind, entries: unknown[]): Promi
         action: "create",
         id: null,
         changes: [],
-        body,
+        body: nestedIds(body, () => 0) as Row,
       });
       continue;
     }
