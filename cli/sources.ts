@@ -115,6 +115,7 @@ function canonicalKeys(schema: SourceKind["schema"], record: Row): Row {
   const byLower = new Map(Object.keys(shape).map((k) => [k.toLowerCase(), k]));
   const out: Row = {};
   for (const [key, value] of Object.entries(record)) {
+    if (key === "__proto__") continue;
     out[byLower.get(key.toLowerCase()) ?? key] = value;
   }
   return out;

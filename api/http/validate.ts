@@ -46,8 +46,15 @@ export function alignKeys(value: unknown, schema: z.ZodType): unknown {
     for (const [key, item] of Object.entries(value)) {
       const target = byLower.get(key.toLowerCase()) ?? key;
       // An exact-case key wins over a differently cased duplicate.
-      if (target in out && key !== target) continue;
-      out[target] = target in shape ? alignKeys(item, shape[target]) : item;
+      if (Object.hasOwn(out, target) && key !== target) continue;
+      // Own keys only (`"__proto__" in shape` is true), and defined, not assigned: a JSON key
+      // `__proto__` stays a plain key instead of replacing the object's prototype.
+      Object.defineProperty(out, target, {
+        value: Object.hasOwn(shape, target) ? alignKeys(item, shape[target]) : item,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   }

@@ -41,3 +41,13 @@ Deno.test("caseInsensitive validates after aligning", () => {
   assert.deepEqual(caseInsensitive(schema).parse({ ID: 1 }), { id: 1, aliases: [] });
   assert.throws(() => caseInsensitive(schema).parse({ ID: "x" }));
 });
+
+Deno.test("a JSON key __proto__ stays a plain key and never reaches the prototype", () => {
+  const aligned = alignKeys(JSON.parse('{"__proto__":{"x":1},"ID":1}'), schema) as object;
+  assert.equal(Object.getPrototypeOf(aligned), Object.prototype);
+  assert.equal((aligned as { x?: number }).x, undefined);
+  assert.deepEqual(caseInsensitive(schema).parse(JSON.parse('{"__proto__":{"x":1},"ID":1}')), {
+    id: 1,
+    aliases: [],
+  });
+});
