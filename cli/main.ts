@@ -56,7 +56,28 @@ export function buildProgram(jsonErrors = false): Command {
   registerInventory(program);
   registerNotifications(program);
   registerInspect(program);
+  addExamples(program);
   return program;
+}
+
+const GROUP_EXAMPLES: Record<string, string[]> = {
+  users: ["cli users list", "cli users show alice --json"],
+  sources: ["cli sources list order-tracking", "cli sources export email --out email.json"],
+  mail: ["cli mail poll"],
+  runs: ["cli runs list --limit 20", "cli runs show 42"],
+  orders: ['cli orders import sample.csv --source "Acme Supply"', "cli orders search --po 4500"],
+  inventory: ['cli inventory process stock.csv --source "Widgets" --dry-run', "cli inventory list"],
+  notifications: ["cli notifications list"],
+  inspect: ["cli inspect supplier.xlsx --sheet Stock", "cli inspect orders.csv --json --all"],
+};
+
+/** Every command's --help ends with an example (the groups' and inspect's here). */
+function addExamples(program: Command): void {
+  for (const command of program.commands) {
+    const examples = GROUP_EXAMPLES[command.name()];
+    if (!examples) continue;
+    command.addHelpText("after", `\nExample:\n${examples.map((e) => `  $ ${e}`).join("\n")}\n`);
+  }
 }
 
 if (import.meta.main) {
