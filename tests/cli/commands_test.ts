@@ -188,6 +188,9 @@ Deno.test("cli commands over the API", async (t) => {
         );
         const ok = await cli.run(["orders", "import", clean, "--source", String(acme)], { env });
         assert.equal(ok.code, 0, ok.stdout + ok.stderr);
+        const rerun = await cli.json(["runs", "rerun", String(runId)], { env });
+        assert.equal(rerun.code, 2, rerun.stdout);
+        assert.equal((rerun.body as { rerunOf: number }).rerunOf, runId);
       },
     );
 
@@ -223,6 +226,14 @@ Deno.test("cli commands over the API", async (t) => {
       assert.match((release.body as ErrorBody).error.message, /is not held/);
       const both = await cli.run(["inventory", "process", file, "--source", "1", "--config", file]);
       assert.equal(both.code, 1);
+      const sftp = await cli.run(["inventory", "process", file, "--source", "Widgets", "--sftp"], {
+        env,
+      });
+      assert.equal(sftp.code, 1);
+      assert.equal(
+        sftp.stderr.trim(),
+        "error: The source has no SFTP server to submit the file to.",
+      );
     });
 
     await t.step("users create, update, show, list", async () => {
