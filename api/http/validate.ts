@@ -44,17 +44,12 @@ export function alignKeys(value: unknown, schema: z.ZodType): unknown {
     const byLower = new Map(Object.keys(shape).map((key) => [key.toLowerCase(), key]));
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
+      // JSON.parse makes "__proto__" an own key; copying it would set the object's prototype.
+      if (key === "__proto__") continue;
       const target = byLower.get(key.toLowerCase()) ?? key;
       // An exact-case key wins over a differently cased duplicate.
-      if (Object.hasOwn(out, target) && key !== target) continue;
-      // Own keys only (`"__proto__" in shape` is true), and defined, not assigned: a JSON key
-      // `__proto__` stays a plain key instead of replacing the object's prototype.
-      Object.defineProperty(out, target, {
-        value: Object.hasOwn(shape, target) ? alignKeys(item, shape[target]) : item,
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      if (target in out && key !== target) continue;
+      out[target] = Object.hasOwn(shape, target) ? alignKeys(item, shape[target]) : item;
     }
     return out;
   }

@@ -42,12 +42,9 @@ Deno.test("caseInsensitive validates after aligning", () => {
   assert.throws(() => caseInsensitive(schema).parse({ ID: "x" }));
 });
 
-Deno.test("a JSON key __proto__ stays a plain key and never reaches the prototype", () => {
-  const aligned = alignKeys(JSON.parse('{"__proto__":{"x":1},"ID":1}'), schema) as object;
+Deno.test("alignKeys drops a __proto__ key instead of following it", () => {
+  const schema = z.object({ firstName: z.string().optional() });
+  const aligned = alignKeys(JSON.parse('{"__proto__":{"x":1},"FirstName":"Al"}'), schema);
+  assert.deepEqual(aligned, { firstName: "Al" });
   assert.equal(Object.getPrototypeOf(aligned), Object.prototype);
-  assert.equal((aligned as { x?: number }).x, undefined);
-  assert.deepEqual(caseInsensitive(schema).parse(JSON.parse('{"__proto__":{"x":1},"ID":1}')), {
-    id: 1,
-    aliases: [],
-  });
 });
