@@ -4,6 +4,19 @@
  * file come from a JSON file shaped like `GET /api/inventory-sources/inventory/{id}`.
  */
 import { type Command, InvalidArgumentError } from "commander";
+import { CliError, EXIT as API_EXIT, EXIT_HELP as API_EXIT_HELP } from "./client.ts";
+import {
+  action,
+  type Ctx,
+  details,
+  parseId,
+  pick,
+  printError,
+  subcommand,
+  table,
+} from "./command.ts";
+import { contextOf } from "./command.ts";
+import { readLocalFile } from "./orders.ts";
 import { FEED_LIMITS, FileRefusedError, findColumn, readTable } from "../shared/files/mod.ts";
 import type { InventorySource, ItemStatus } from "../shared/contract/inventory.ts";
 import {
@@ -28,18 +41,31 @@ export const EXIT = {
 } as const;
 
 const EXIT_HELP = `
-Exit codes:
+Two forms:
+  --source ID_OR_NAME  on the server (the manual processing screen's call): the run is stored,
+                       the guard compares with the last delivered run; --dry-run only previews
+                       (the flips), --sftp / --email deliver the file. Exit codes of every server
+                       command (below, "Server form").
+  --config FILE        headless, no server, no database: exit codes just below.
+
+Exit codes of the --config form:
   0  done: the generated file was written to --out
   1  refused input: the supplier file (type, size, content, a missing column), the --config,
      --previous or --snapshots file (the message says which; with --json a JSON error)
   2  held by the guard: more than the threshold of the previously active items (from
      --previous) would turn inactive; the file is written to --out for review, not for delivery
   3  the generated file could not be written, or an unexpected error
-Usage errors (an unknown option, no FILE) exit 1 with commander's message.`;
+Usage errors (an unknown option, no FILE) exit 1 with commander's message.
+
+Server form:${API_EXIT_HELP.replace(/^\nExit codes:/, "")}`;
 
 /** Options of `inventory process` as commander hands them over. */
 export interface ProcessOptions {
   config?: string;
+  source?: string;
+  dryRun?: boolean;
+  sftp?: boolean;
+  email?: boolean;
   out?: string;
   json?: boolean;
   previous?: string;
@@ -280,7 +306,11 @@ export async function runProcess(file: string, options: ProcessOptions): Promise
     return code;
   };
   try {
-    if (!options.config) throw new InputError("--config <source.json> is required");
+    if (!options.config) {
+      throw new InputError(
+        "--config <source.json> is required (or --source ID_OR_NAME to process on the server)",
+      );
+    }
     if (!options.out) throw new InputError("--out <file> is required");
     let now = new Date();
     if (options.now) {
@@ -344,51 +374,194 @@ export async function runProcess(file: string, options: ProcessOptions): Promise
   }
 }
 
-/** Registers `inventory process` on the CLI program. */
+const INVENTORY_LIST = "/api/inventory-sources/inventories";
+
+type Row = Record<string, unknown>;
+
+/** The server form's report: counts, guard, flips, delivery. */
+function serverReport(result: Row, dryRun: boolean): string {
+  const flips = (result.flips as { itemNumber: string; from: string; to: string }[]) ?? [];
+  const lines = [
+    `${dryRun ? "Dry run" : result.held ? "HELD" : result.success === false ? "FAILED" : "Done"}: ${
+      result.message ?? ""
+    }`,
+    `Items: ${result.processedCount ?? 0} (${result.activeCount ?? 0} Active, ${
+      result.inactiveCount ?? 0
+    } Inactive)`,
+  ];
+  if (result.runId) {
+    lines.push(
+      `Run ${result.runId}: ${result.runStatus}; delivery ${result.deliveryStatus ?? "none"}${
+        result.held ? " — held: release it with `cli runs release " + result.runId + "`" : ""
+      }`,
+    );
+  }
+  const guard = result.guard as Row | undefined;
+  if (dryRun) {
+    lines.push(
+      `Flips against the last delivered run: ${flips.length}${
+        guard?.compared === false ? " (no delivered run to compare with)" : ""
+      }${result.held ? " — the run would be held by the guard" : ""}`,
+    );
+    for (const f of flips.slice(0, 50)) lines.push(`  ${f.itemNumber}: ${f.from} → ${f.to}`);
+    if (flips.length > 50) lines.push(`  … and ${flips.length - 50} more (use --json)`);
+  }
+  for (const e of ((result.errors as string[]) ?? []).slice(0, 20)) lines.push(`  error: ${e}`);
+  return lines.join("\n");
+}
+
+/** `inventory process FILE --source`: the manual processing call (or the preview). */
+async function processOnServer(ctx: Ctx, file: string, options: ProcessOptions): Promise<number> {
+  if (options.config) throw new CliError("give either --source (server) or --config (headless)");
+  if (options.dryRun && (options.sftp || options.email)) {
+    throw new CliError("--dry-run delivers nothing: leave out --sftp and --email");
+  }
+  const upload = await readLocalFile(file);
+  const list = await ctx.api.get<Row[]>(INVENTORY_LIST);
+  const source = pick(list, options.source!, "sourceName", "inventory source");
+  const form = new FormData();
+  form.set("file", upload);
+  form.set("sourceId", String(source.id));
+  form.set("trigger", "cli");
+  form.set("submitViaSftp", String(options.sftp === true));
+  form.set("sendEmailNotification", String(options.email === true));
+  ctx.progress(options.dryRun ? "previewing" : "processing");
+  const dryRun = options.dryRun === true;
+  const result = await ctx.api.request<Row>(
+    "POST",
+    dryRun ? "/api/inventory-sources/preview" : "/api/inventory-sources/manually-process",
+    { form },
+  );
+  // The generated file stays on the server (GET runs/{id}/file); JSON without the base64 bulk.
+  const { fileData: _data, ...shown } = result;
+  ctx.print(shown, () => serverReport(result, dryRun));
+  if (result.success === false) return API_EXIT.refused;
+  return result.held ? API_EXIT.attention : API_EXIT.ok;
+}
+
+/** Registers `inventory process|list|show|release` on the CLI program. */
 export function registerInventory(program: Command): void {
   const inventory = program
     .command("inventory")
-    .description("inventory feeds: run the engine on a supplier file");
+    .description("inventory feeds: process supplier files, sources and runs");
   inventory
     .command("process")
     .description(
-      "process a supplier file headless (no server, no database) and write the generated file",
+      "process a supplier file: on the server (--source), or headless with no server (--config)",
     )
     .argument("<file>", "the supplier's stock file (CSV, TXT, XLS or XLSX)")
+    .option("--source <id-or-name>", "the inventory source on the server (the manual-process call)")
+    .option("--dry-run", "with --source: preview only, show the flips, store and deliver nothing")
+    .option("--sftp", "with --source: submit the generated file to the source's SFTP server")
+    .option("--email", "with --source: e-mail the generated file to the inventory recipients")
     .option(
       "--config <source.json>",
-      "the source as GET /api/inventory-sources/inventory/{id} answers it, sample file in fileData.inventoryFileData (base64)",
+      "headless: the source as GET /api/inventory-sources/inventory/{id} answers it, sample file in fileData.inventoryFileData (base64)",
     )
-    .option("--out <file>", "where to write the generated file")
+    .option("--out <file>", "headless: where to write the generated file")
     .option("--json", "print JSON for machines (on every path, errors included)")
     .option(
       "--previous <file>",
-      "last delivered statuses, for the flips and the guard: a JSON array of {itemNumber, status} or a previously generated file",
+      "headless: last delivered statuses, for the flips and the guard: a JSON array of {itemNumber, status} or a previously generated file",
     )
     .option(
       "--snapshots <file>",
-      "stored quantities for the prediction: a JSON array of {itemNumber, quantity, takenAt}",
+      "headless: stored quantities for the prediction: a JSON array of {itemNumber, quantity, takenAt}",
     )
     .option(
       "--snapshots-out <file>",
-      "write the snapshots plus this run's quantities (for the next run's --snapshots)",
+      "headless: write the snapshots plus this run's quantities (for the next run's --snapshots)",
     )
     .option(
       "--threshold <share>",
-      "guard threshold, 0 to 1 (default: the source's, else 0.5)",
+      "headless: guard threshold, 0 to 1 (default: the source's, else 0.5)",
       share,
     )
     .option(
       "--now <iso-time>",
-      "the run's time (default: now): the date column, the prediction's window",
+      "headless: the run's time (default: now): the date column, the prediction's window",
     )
     .option(
       "--max-size <bytes>",
-      `refuse supplier files larger than this (default ${FEED_LIMITS.maxBytes})`,
+      `headless: refuse supplier files larger than this (default ${FEED_LIMITS.maxBytes})`,
       positiveInt,
     )
-    .addHelpText("after", EXIT_HELP)
-    .action(async (file: string, options: ProcessOptions) => {
-      Deno.exitCode = await runProcess(file, options);
+    .addHelpText(
+      "after",
+      EXIT_HELP + `
+
+Example:
+  $ cli inventory process stock.csv --source "Widgets Inc" --dry-run
+  $ cli inventory process stock.csv --source 4 --sftp --json
+  $ cli inventory process stock.csv --config widgets.json --out widgets_out.csv
+`,
+    )
+    .action(async (file: string, options: ProcessOptions, command: Command) => {
+      if (options.source === undefined) {
+        Deno.exitCode = await runProcess(file, options);
+        return;
+      }
+      try {
+        Deno.exitCode = await processOnServer(await contextOf(command), file, options);
+      } catch (error) {
+        Deno.exitCode = printError(error, options.json === true);
+      }
     });
+  subcommand(inventory, "list", "the inventory sources", [
+    "cli inventory list",
+  ]).action(action(async (ctx) => {
+    const list = await ctx.api.get<Row[]>(INVENTORY_LIST);
+    ctx.print(
+      list,
+      () =>
+        table(list.map((r) => ({ ...r, active: r.activeStatus === false ? "no" : "yes" })), [
+          ["id", "ID"],
+          ["sourceName", "NAME"],
+          ["fromEmail", "FROM"],
+          ["fileType", "TYPE"],
+          ["active", "ACTIVE"],
+        ]),
+    );
+  }));
+  subcommand(inventory, "show <source>", "an inventory source and its recent runs", [
+    'cli inventory show "Widgets Inc"',
+  ]).action(action(async (ctx, idOrName: string) => {
+    const found = pick(
+      await ctx.api.get<Row[]>(INVENTORY_LIST),
+      idOrName,
+      "sourceName",
+      "inventory source",
+    );
+    const source = await ctx.api.get<Row>(`/api/inventory-sources/inventory/${found.id}`);
+    const runs = await ctx.api.get<Row[]>(`/api/inventory-sources/inventory/${found.id}/runs`);
+    if (typeof source.sftpPassword === "string" && source.sftpPassword) {
+      source.sftpPassword = "********";
+    }
+    const fileData = source.fileData as Row | undefined;
+    ctx.print({ source, runs }, () =>
+      [
+        details({ ...source, fileData: fileData ? "(sample file and columns: use --json)" : null }),
+        "",
+        "Recent runs:",
+        table(runs, [
+          ["runId", "RUN"],
+          ["status", "STATUS"],
+          ["deliveryStatus", "DELIVERY"],
+          ["flipCount", "FLIPS"],
+          ["fileName", "FILE"],
+          ["createdAt", "CREATED"],
+        ]),
+      ].join("\n"));
+  }));
+  subcommand(
+    inventory,
+    "release <run-id>",
+    "release a run held by the guard and deliver its file",
+    ["cli inventory release 57"],
+  ).action(action(async (ctx, id: string) => {
+    const run = await ctx.api.post<Row>(
+      `/api/inventory-sources/runs/${parseId(id, "a run id")}/release`,
+    );
+    ctx.print(run, () => `Released inventory run ${id}: delivery ${run.deliveryStatus}.`);
+  }));
 }

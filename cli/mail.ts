@@ -1,25 +1,14 @@
 /**
- * `cli mail poll [sourceId...]`: polls mailboxes now, the same code path as the poll job and the
- * "Check now" button, and processes the import runs it queued. Exits 1 when a poll failed.
+ * `cli mail poll [ID...]`: polls mailboxes now through the server (POST /api/email-sources/poll/
+ * {id}, the "Check now" button's call), which processes the import runs it queues. Without ids,
+ * every active e-mail source. Exits 1 when a poll failed.
  *
  * @module
  */
-import { type Command, InvalidArgumentError } from "commander";
-import { ConfigError, loadConfig } from "../api/config.ts";
-import { openDeps } from "../api/server.ts";
-import { DbLockedError } from "../api/db/lock.ts";
-import { pollMailbox } from "../api/ingest/mailbox_poll.ts";
-import { pollableSourceIds } from "../api/mail/accounts.ts";
-import type { PollResult } from "../shared/contract/email_sources.ts";
-
-function sourceId(value: string, previous: number[] = []): number[] {
-  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) {
-    throw new InvalidArgumentError(
-      `an e-mail source id is a positive whole number, got "${value}"`,
-    );
-  }
-  return [...previous, Number(value)];
-}
+import type { Command } from "commander";
+import type { EmailSource, PollResult } from "../shared/contract/email_sources.ts";
+import { CliError, EXIT } from "./client.ts";
+import { action, parseId, subcommand } from "./command.ts";
 
 /** One line per polled mailbox. */
 export function pollSummary(result: PollResult): string {
@@ -32,41 +21,44 @@ export function pollSummary(result: PollResult): string {
 
 /** Registers `mail poll` on the program. */
 export function registerMail(program: Command): void {
-  const mail = program.command("mail").description("Mailbox ingestion");
-  mail
-    .command("poll")
-    .description("Poll mailboxes now (every active e-mail source when no id is given)")
-    .argument("[sourceIds...]", "e-mail source ids", (v, prev: number[]) => sourceId(v, prev))
-    .option("--json", "print the results as JSON")
-    .action(async (ids: number[] | undefined, options: { json?: boolean }) => {
-      let config;
-      try {
-        config = loadConfig();
-      } catch (error) {
-        if (!(error instanceof ConfigError)) throw error;
-        console.error(error.message);
-        Deno.exit(1);
-      }
-      let deps;
-      try {
-        deps = await openDeps(config, () => {});
-      } catch (error) {
-        if (!(error instanceof DbLockedError)) throw error;
-        console.error(error.message);
-        Deno.exit(1);
-      }
+  const mail = program.command("mail").description("mailbox ingestion");
+  subcommand(
+    mail,
+    "poll",
+    "poll mailboxes now (every active e-mail source when no id is given)",
+    ["cli mail poll", "cli mail poll 3 --json"],
+  )
+    .argument("[sourceIds...]", "e-mail source ids")
+    .action(action(async (ctx, raw: string[] | undefined) => {
+      const ids = (raw ?? []).map((v) => parseId(v, "an e-mail source id"));
+      const targets = ids.length ? ids : (await ctx.api.get<EmailSource[]>(
+        "/api/email-sources/emails",
+      )).filter((s) => s.activeStatus).map((s) => s.id);
       const results: PollResult[] = [];
-      try {
-        const targets = ids?.length ? ids : await pollableSourceIds(deps.db);
-        for (const id of targets) {
-          results.push(await pollMailbox(deps, id, { processRuns: true, log: () => {} }));
+      for (const [i, id] of targets.entries()) {
+        ctx.progress(`polling e-mail source ${id} (${i + 1} of ${targets.length})`);
+        try {
+          results.push(await ctx.api.post<PollResult>(`/api/email-sources/poll/${id}`));
+        } catch (error) {
+          // The server said no for this one (unknown id, ...): report it, go on with the rest.
+          if (!(error instanceof CliError) || error.exitCode !== EXIT.refused) throw error;
+          results.push({
+            emailSourceId: id,
+            polled: false,
+            seen: 0,
+            matched: 0,
+            ignored: 0,
+            failed: 0,
+            runs: 0,
+            error: error.message,
+          });
         }
-      } finally {
-        await deps.db.close();
       }
-      if (options.json) console.log(JSON.stringify(results, null, 2));
-      else if (!results.length) console.log("No active e-mail source to poll.");
-      else for (const result of results) console.log(pollSummary(result));
-      if (results.some((r) => r.error)) Deno.exit(1);
-    });
+      ctx.print(
+        results,
+        () =>
+          results.length ? results.map(pollSummary).join("\n") : "No active e-mail source to poll.",
+      );
+      return results.some((r) => r.error) ? EXIT.refused : EXIT.ok;
+    }));
 }

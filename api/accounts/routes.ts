@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import {
+  createAccessTokenRequest,
   saveSettingsRequest,
   saveUserRequest,
   updatePasswordRequest,
@@ -21,6 +22,7 @@ import { setUsernameCookie } from "../auth/cookies.ts";
 import { requireAdmin, requireUser } from "../auth/guards.ts";
 import { hashPassword, verifyPassword } from "../auth/password.ts";
 import { revokeUserSessions, type SessionUser } from "../auth/sessions.ts";
+import { createAccessToken, listAccessTokens, revokeAccessToken } from "../auth/access_tokens.ts";
 import { admitAttempt, recordFailure, recordSuccess, throttled } from "../auth/throttle.ts";
 import { clientAddress } from "../http/client.ts";
 import {
@@ -168,6 +170,31 @@ export const accountRoutes = new Hono<AppEnv>()
       return c.json(await saveSettings(c.var.deps.db, userId, request.enabledColumns));
     },
   )
+  // Personal access tokens of the signed-in user (docs/auth.md, "Personal access tokens").
+  .get("/tokens", requireUser, async (c) => {
+    return c.json(await listAccessTokens(c.var.deps.db, c.var.user.userId));
+  })
+  .post("/tokens", requireUser, body("json", createAccessTokenRequest), async (c) => {
+    // A leaked token must not be able to mint tokens that outlive its revocation.
+    if (c.var.user.sessionId.startsWith("token:")) {
+      throw forbidden("Create access tokens on the account page or with `cli login`.");
+    }
+    const { name } = c.req.valid("json");
+    return c.json(await createAccessToken(c.var.deps.db, c.var.user.userId, name));
+  })
+  .delete("/tokens/current", requireUser, async (c) => {
+    const session = c.var.user.sessionId;
+    if (!session.startsWith("token:")) throw badRequest("This request carries no access token.");
+    await revokeAccessToken(c.var.deps.db, c.var.user.userId, Number(session.slice(6)));
+    return c.body(null, 204);
+  })
+  .delete("/tokens/:id", requireUser, body("param", idParam), async (c) => {
+    const { id } = c.req.valid("param");
+    if (!(await revokeAccessToken(c.var.deps.db, c.var.user.userId, id))) {
+      throw notFound(`Access token ${id}`);
+    }
+    return c.body(null, 204);
+  })
   .get("/count", requireAdmin, async (c) => c.json(await countUsers(c.var.deps.db)))
   .get("/list", requireAdmin, async (c) => c.json(await listAccounts(c.var.deps.db)))
   .get("/user/:id", requireAdmin, body("param", idParam), async (c) => {

@@ -6,16 +6,37 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../deps.ts";
 import { forbidden, unauthorized } from "../http/errors.ts";
 import { accessToken } from "./cookies.ts";
+import { userForBearerToken } from "./access_tokens.ts";
 import { type SessionUser, userForAccessToken } from "./sessions.ts";
 
 /** The flags a route can ask for. */
 export type Flag = "orderUser" | "inventoryUser" | "submissionUser";
 
+/**
+ * The value of `Authorization: Bearer <token>`, or undefined. A request that carries one is
+ * authenticated by it alone, never by cookies (which is why the CSRF check lets it through:
+ * api/http/csrf.ts).
+ */
+export function bearerToken(header: string | undefined): string | undefined {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? "");
+  return match?.[1];
+}
+
+const TOKEN_REFUSED = "The access token is unknown or revoked, or its user is deactivated.";
+
 function guard(allowed: (user: SessionUser) => boolean) {
   return createMiddleware<AppEnv>(async (c, next) => {
-    const token = accessToken(c);
-    const user = token ? await userForAccessToken(c.var.deps.db, token) : null;
-    if (!user) throw unauthorized(token ? "Your session has expired." : "Not logged in.");
+    const authorization = c.req.header("authorization");
+    let user: SessionUser | null;
+    if (authorization !== undefined) {
+      const bearer = bearerToken(authorization);
+      user = bearer ? await userForBearerToken(c.var.deps.db, bearer) : null;
+      if (!user) throw unauthorized(bearer ? TOKEN_REFUSED : "Send Authorization: Bearer <token>.");
+    } else {
+      const token = accessToken(c);
+      user = token ? await userForAccessToken(c.var.deps.db, token) : null;
+      if (!user) throw unauthorized(token ? "Your session has expired." : "Not logged in.");
+    }
     if (!allowed(user)) throw forbidden();
     c.set("user", user);
     await next();

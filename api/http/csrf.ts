@@ -13,6 +13,9 @@ const FORM_TYPES = /^(application\/x-www-form-urlencoded|text\/plain)/i;
 /** Rejects cross-site state-changing requests with 403. */
 export const csrfGuard = createMiddleware<AppEnv>(async (c, next) => {
   if (SAFE_METHODS.has(c.req.method)) return await next();
+  // A bearer request authenticates by its Authorization header only (api/auth/guards.ts), which
+  // a cross-site page cannot set without a CORS preflight we never grant: no cookie, no CSRF.
+  if (/^Bearer\s/i.test(c.req.header("authorization") ?? "")) return await next();
   const origin = c.req.header("origin");
   const own = new URL(c.req.url).origin;
   const publicUrl = c.var.deps.config.PUBLIC_URL;

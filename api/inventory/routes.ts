@@ -86,6 +86,8 @@ async function readUpload(c: Context<AppEnv>) {
     file: { name: file.name, bytes },
     options: parsed.data,
     dryRun: text("dryRun")?.toLowerCase() === "true",
+    // `cli inventory process --source` says so (issue 15); the screen's upload sends nothing.
+    trigger: text("trigger")?.toLowerCase() === "cli" ? "cli" as const : "upload" as const,
   };
 }
 
@@ -187,11 +189,15 @@ export const inventoryRoutes = new Hono<AppEnv>()
       const id = await createRun(tx, {
         feed: "inventory",
         sourceId: source.id,
-        trigger: "upload",
+        trigger: upload.trigger,
         fileName: file.name,
         bytes: file.bytes,
         startedBy: c.var.user.userId,
-        log: [`Uploaded by ${c.var.user.username}.`],
+        log: [
+          upload.trigger === "cli"
+            ? `Sent by ${c.var.user.username} from the CLI.`
+            : `Uploaded by ${c.var.user.username}.`,
+        ],
       });
       await tx.query(
         `insert into inventory_runs (import_run_id, inventory_source_id, deliver_sftp,

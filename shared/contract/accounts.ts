@@ -213,3 +213,31 @@ export const NEW_USER_FORM: UserForm = {
   sendNotificationsToEmail: false,
   activeStatus: false,
 };
+
+/** Longest name of a personal access token (the migration checks the same). */
+export const ACCESS_TOKEN_NAME_MAX = 100;
+/** The recognisable start of every personal access token (docs/auth.md). */
+export const ACCESS_TOKEN_PREFIX = "smt_";
+
+/** Body of `POST /api/accounts/tokens`: a name saying where the token is used. */
+export const createAccessTokenRequest = z.object({
+  name: boundedString(ACCESS_TOKEN_NAME_MAX).trim().min(1, "Name is required").refine(
+    (value) => !hasControlCharacters(value),
+    CONTROL_CHARACTERS_MESSAGE,
+  ),
+});
+
+/** One personal access token as listed (never the token itself). */
+export interface AccessToken {
+  id: number;
+  name: string;
+  /** The first characters of the token, to tell tokens apart. */
+  hint: string;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+/** Answer of `POST /api/accounts/tokens`: the token, shown this once. */
+export interface CreatedAccessToken extends AccessToken {
+  token: string;
+}

@@ -271,6 +271,33 @@ Deno.test("account page", async (t) => {
       );
       await page.keyboard.press("Escape");
     });
+
+    await t.step("access tokens: created with a name, shown once, listed, revoked", async () => {
+      const card = page.getByRole("region", { name: "Access tokens" });
+      await card.getByText(/No access tokens/).waitFor();
+      await card.getByRole("button", { name: "Create token" }).click();
+      const dialog = page.getByRole("dialog", { name: "Create access token" });
+      await dialog.getByLabel("Name").fill("CI pipeline");
+      await dialog.getByRole("button", { name: "Create" }).click();
+      const shown = (await dialog.getByTestId("new access token").textContent()) ?? "";
+      assert.match(shown, /^smt_[A-Za-z0-9_-]{43}$/);
+      await dialog.getByRole("button", { name: "Copy" }).waitFor();
+      await dialog.getByRole("button", { name: "Done" }).click();
+      await card.getByRole("rowheader", { name: "CI pipeline" }).waitFor();
+      assert.equal(await card.getByText(shown).count(), 0, "the token is not shown again");
+      assert.equal(await card.getByText("Never").count(), 1);
+      const me = await fetch(`${server.url}/auth/user`, {
+        headers: { authorization: `Bearer ${shown}` },
+      });
+      assert.equal(((await me.json()) as { username: string }).username, "walter");
+      await card.getByRole("button", { name: "Revoke CI pipeline" }).click();
+      await card.getByText(/No access tokens/).waitFor();
+      const after = await fetch(`${server.url}/auth/user`, {
+        headers: { authorization: `Bearer ${shown}` },
+      });
+      await after.body?.cancel();
+      assert.equal(after.status, 401);
+    });
     await context.close();
   } finally {
     await browser.close();

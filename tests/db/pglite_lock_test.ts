@@ -1,7 +1,7 @@
 /**
- * One process per PGlite directory (api/db/lock.ts), with real processes: a second server, a
- * worker and a CLI command on a directory a server holds fail at once naming the holder; a lock
- * left by `kill -9` is taken over by the next start.
+ * One process per PGlite directory (api/db/lock.ts), with real processes: a second server and a
+ * worker on a directory a server holds fail at once naming the holder, while the CLI works (it
+ * talks to the server's API, issue 15); a lock left by `kill -9` is taken over by the next start.
  */
 import assert from "node:assert/strict";
 import { generateSecretKey } from "../../api/secrets.ts";
@@ -53,10 +53,14 @@ async function startServerProcess(dir: string) {
   })();
   const reader = lines(child.stdout);
   const deadline = setTimeout(() => child.kill("SIGKILL"), 60_000);
+  let url = "";
   for (;;) {
     const { value, done } = await reader.next();
     if (done) throw new Error(`server exited before serving: ${errors.join("\n")}`);
-    if (value.startsWith("Serving on")) break;
+    if (value.includes("Serving on")) {
+      url = /https?:\/\/[^\s"/]+/.exec(value)?.[0] ?? "";
+      break;
+    }
   }
   clearTimeout(deadline);
   (async () => {
@@ -65,6 +69,7 @@ async function startServerProcess(dir: string) {
   return {
     child,
     errors,
+    url,
     async stop(signal: Deno.Signal = "SIGTERM") {
       child.kill(signal);
       await child.status;
@@ -108,10 +113,44 @@ Deno.test({
         assert.match(stderr, new RegExp(`in use by process ${pid}`));
       });
 
-      await t.step("a CLI command that opens the database is refused", async () => {
-        const stderr = await refused("cli/main.ts", dir, "mail", "poll");
-        assert.match(stderr, new RegExp(`in use by process ${pid}`));
-      });
+      await t.step(
+        "the CLI works while the server holds the directory: it asks the server",
+        async () => {
+          const configDir = await Deno.makeTempDir({ prefix: "pglite-lock-cli-" });
+          const cli = async (args: string[], stdin?: string) => {
+            const child = new Deno.Command(Deno.execPath(), {
+              args: ["run", "-A", "cli/main.ts", "--server", server.url, ...args],
+              cwd: root,
+              env: { ...env(dir), XDG_CONFIG_HOME: configDir, SOURCE_MANAGER_TOKEN: "" },
+              stdin: stdin === undefined ? "null" : "piped",
+              stdout: "piped",
+              stderr: "piped",
+            }).spawn();
+            if (stdin !== undefined) {
+              const writer = child.stdin.getWriter();
+              await writer.write(new TextEncoder().encode(stdin));
+              await writer.close();
+            }
+            const out = await child.output();
+            return {
+              code: out.code,
+              text: new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr),
+            };
+          };
+          try {
+            const login = await cli(
+              ["login", "--username", "admin", "--password-stdin"],
+              "admin-test-password",
+            );
+            assert.equal(login.code, 0, login.text);
+            const poll = await cli(["mail", "poll"]);
+            assert.equal(poll.code, 0, poll.text);
+            assert.match(poll.text, /No active e-mail source to poll/);
+          } finally {
+            await Deno.remove(configDir, { recursive: true });
+          }
+        },
+      );
 
       await t.step("a clean stop releases the lock; the next start takes it", async () => {
         await server.stop();

@@ -1,78 +1,55 @@
-/** `cli mail poll` against the loopback Dovecot (tests/services/up.sh), on its own database. */
-import { TEST_OUTBOUND_ALLOW } from "../support/server.ts";
+/**
+ * `cli mail poll` against a running server and the loopback Dovecot (tests/services/up.sh): the
+ * CLI asks the server (POST /api/email-sources/poll/{id}) instead of opening the database, so it
+ * works while the server holds the embedded database (issue 15).
+ */
 import assert from "node:assert/strict";
-import { loadConfig } from "../../api/config.ts";
-import { openDeps } from "../../api/server.ts";
-import { saveEmailSource } from "../../api/email_sources/queries.ts";
-import { emailSourceSave } from "../../shared/contract/email_sources.ts";
-import { generateSecretKey } from "../../api/secrets.ts";
-import { addMailUser, appendMessage, readServices } from "../services/services.ts";
-import { sourceFor, uniqueName } from "./support.ts";
+import { appendMessage } from "../services/services.ts";
+import { mailFixture } from "./support.ts";
 import { rawMessage } from "./messages.ts";
+import { testCli } from "../cli/support.ts";
 
-const root = new URL("../../", import.meta.url).pathname;
-
-async function cli(env: Record<string, string>, ...args: string[]) {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", `${root}cli/main.ts`, ...args],
-    cwd: root,
-    env,
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-  return { code: out.code, stdout: text(out.stdout), stderr: text(out.stderr) };
-}
-
-Deno.test({
-  name: "cli mail poll reads the mailbox now and says what it did",
-  // PGlite: one process per data directory, so the CLI gets its own; PostgreSQL: the same.
-  ignore: Boolean(Deno.env.get("DATABASE_URL")),
-  async fn() {
-    const dir = await Deno.makeTempDir({ prefix: "cli-mail-" });
-    const env = {
-      DATA_DIR: dir,
-      SECRET_KEY: generateSecretKey(),
-      ADMIN_PASSWORD: "admin-test-password",
-      MAIL_CA_FILE: readServices().caPath,
-      OUTBOUND_ALLOW: TEST_OUTBOUND_ALLOW,
-    };
-    try {
-      const user = await addMailUser(uniqueName("cli"));
-      const deps = await openDeps(loadConfig(env), () => {});
-      const id = await saveEmailSource(
-        deps.db,
-        deps.secrets,
-        emailSourceSave.parse(sourceFor(user)),
+Deno.test("cli mail poll reads the mailbox now through the server and says what it did", async () => {
+  const { server, admin, user, emailSourceId: id } = await mailFixture();
+  const cli = await testCli(server.url);
+  try {
+    const created = await admin.post("/api/accounts/tokens", { name: "mail test" });
+    const env = { SOURCE_MANAGER_TOKEN: (created.body as { token: string }).token };
+    for (const subject of ["one", "two"]) {
+      await appendMessage(
+        user,
+        rawMessage({ from: "x@example.test", to: user.address, subject }),
       );
-      await deps.db.close();
-      for (const subject of ["one", "two"]) {
-        await appendMessage(
-          user,
-          rawMessage({ from: "x@example.test", to: user.address, subject }),
-        );
-      }
-      const first = await cli(env, "mail", "poll", "--json");
-      assert.equal(first.code, 0, first.stderr);
-      const [result] = JSON.parse(first.stdout);
-      assert.deepEqual(
-        [result.emailSourceId, result.polled, result.seen, result.ignored, result.error],
-        [id, true, 2, 2, null],
-      );
-      const second = await cli(env, "mail", "poll", String(id));
-      assert.equal(second.code, 0, second.stderr);
-      assert.equal(
-        second.stdout.trim(),
-        `E-mail source ${id}: 0 new message(s), 0 matched, 0 ignored, 0 unreadable; 0 import run(s).`,
-      );
-      const unknown = await cli(env, "mail", "poll", "999");
-      assert.equal(unknown.code, 1);
-      assert.equal(unknown.stdout.trim(), "E-mail source 999: failed: Email source 999 not found.");
-      const bad = await cli(env, "mail", "poll", "abc");
-      assert.equal(bad.code, 1);
-      assert.match(bad.stderr, /positive whole number/);
-    } finally {
-      await Deno.remove(dir, { recursive: true });
     }
-  },
+    const first = await cli.run(["mail", "poll", "--json"], { env });
+    assert.equal(first.code, 0, first.stdout + first.stderr);
+    const [result] = JSON.parse(first.stdout);
+    assert.deepEqual(
+      [result.emailSourceId, result.polled, result.seen, result.error],
+      [id, true, 2, null],
+    );
+    assert.equal(result.matched + result.ignored, 2);
+    // The server saw the poll: its own state says so.
+    const source = (await admin.get(`/api/email-sources/email/${id}`)).body as {
+      lastSuccessfulPoll: string | null;
+    };
+    assert.ok(source.lastSuccessfulPoll);
+    const second = await cli.run(["mail", "poll", String(id)], { env });
+    assert.equal(second.code, 0, second.stderr);
+    assert.equal(
+      second.stdout.trim(),
+      `E-mail source ${id}: 0 new message(s), 0 matched, 0 ignored, 0 unreadable; 0 import run(s).`,
+    );
+    const unknown = await cli.run(["mail", "poll", "999"], { env });
+    assert.equal(unknown.code, 1);
+    assert.equal(unknown.stdout.trim(), "E-mail source 999: failed: Email source 999 not found.");
+    const bad = await cli.run(["mail", "poll", "abc"], { env });
+    assert.equal(bad.code, 1);
+    assert.match(bad.stderr, /positive whole number/);
+    const noToken = await cli.run(["mail", "poll"]);
+    assert.equal(noToken.code, 4);
+  } finally {
+    await cli.close();
+    await server.close();
+  }
 });

@@ -6,8 +6,11 @@ import { Hono } from "hono";
 import { sourceSaveRequest } from "../../../shared/contract/order_tracking.ts";
 import { requireFlag } from "../../auth/guards.ts";
 import type { AppEnv } from "../../deps.ts";
-import { notFound } from "../../http/errors.ts";
+import { badRequest, notFound } from "../../http/errors.ts";
+import { allowBody, FILE_BODY_LIMIT } from "../../http/body_limit.ts";
 import { body, idParam } from "../../http/validate.ts";
+import { runImport } from "../../ingest/import_runs.ts";
+import { UPLOAD_LIMITS } from "../../../shared/files/limits.ts";
 import { deleteSource, findSource, listSources, saveSource } from "./queries.ts";
 
 export const orderTrackingSourceRoutes = new Hono<AppEnv>()
@@ -21,6 +24,41 @@ export const orderTrackingSourceRoutes = new Hono<AppEnv>()
   .post("/save", requireFlag("orderUser"), body("json", sourceSaveRequest), async (c) => {
     return c.json(await saveSource(c.var.deps.db, c.req.valid("json")));
   })
+  // Beyond the contract (issue 15): a file imported as if it had been mailed (the same feed and
+  // run engine), for `cli orders import` and CI sample-file imports. Answers the finished run.
+  .post(
+    "/:id/import",
+    requireFlag("orderUser"),
+    allowBody(FILE_BODY_LIMIT),
+    body("param", idParam),
+    async (c) => {
+      const { id } = c.req.valid("param");
+      const { deps } = c.var;
+      if (!await findSource(deps.db, id)) throw notFound(`Order tracking source ${id}`);
+      let form: Record<string, string | File | (string | File)[]>;
+      try {
+        form = await c.req.parseBody({ all: false });
+      } catch {
+        throw badRequest("Send the file as multipart/form-data.");
+      }
+      const file = Object.entries(form).find(([key]) => key.toLowerCase() === "file")?.[1];
+      if (!(file instanceof File)) throw badRequest("Send a file.", { file: ["Required"] });
+      if (file.size === 0) throw badRequest(`The file "${file.name}" is empty.`);
+      if (file.size > UPLOAD_LIMITS.maxBytes) {
+        throw badRequest(`The file is larger than ${UPLOAD_LIMITS.maxBytes} bytes.`);
+      }
+      const run = await runImport(deps, {
+        feed: "order-tracking",
+        sourceId: id,
+        trigger: "cli",
+        fileName: file.name,
+        bytes: new Uint8Array(await file.arrayBuffer()),
+        startedBy: c.var.user.userId,
+        log: [`Imported by ${c.var.user.username} over the API.`],
+      });
+      return c.json(run);
+    },
+  )
   .post("/delete/:id", requireFlag("orderUser"), body("param", idParam), async (c) => {
     const { id } = c.req.valid("param");
     if (!await deleteSource(c.var.deps.db, id)) throw notFound(`Order tracking source ${id}`);

@@ -21,6 +21,7 @@ import { useResource } from "../../components/use_resource.ts";
 import { TextField } from "../../components/text_field.tsx";
 import { currentUserAtom } from "../../state/session.ts";
 import { usernameFromCookie } from "../../state/username.ts";
+import { AccessTokensCard } from "./access_tokens_card.tsx";
 import { ChangePasswordDialog } from "./change_password_dialog.tsx";
 import { ChangeUsernameDialog } from "./change_username_dialog.tsx";
 import { ColumnsDialog } from "./columns_dialog.tsx";
@@ -210,6 +211,7 @@ export default function AccountPage() {
           onSave={saveColumns}
         />
       </Flex>
+      <AccessTokensCard />
     </Container>
   );
 }

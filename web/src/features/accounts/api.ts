@@ -1,5 +1,7 @@
 /** Calls of the /api/accounts contract (spec part 1, section 7). */
 import type {
+  AccessToken,
+  CreatedAccessToken,
   OrderTrackingSettings,
   UserAccount,
   UserInfo,
@@ -8,7 +10,7 @@ import type { EnabledColumns } from "../../../../shared/contract/order_columns.t
 import { call } from "../../api/call.ts";
 import { api } from "../../api/client.ts";
 
-export type { OrderTrackingSettings, UserAccount, UserInfo };
+export type { AccessToken, CreatedAccessToken, OrderTrackingSettings, UserAccount, UserInfo };
 
 const accounts = api.api.accounts;
 
@@ -101,4 +103,19 @@ export function saveUser(user: SaveUser): Promise<UserAccount> {
 /** POST /api/accounts/delete/{userId} */
 export async function deleteUser(userId: number): Promise<void> {
   await call(accounts.delete[":id"].$post({ param: { id: String(userId) } }));
+}
+
+/** GET /api/accounts/tokens: the signed-in user's personal access tokens. */
+export function fetchAccessTokens(signal?: AbortSignal): Promise<AccessToken[]> {
+  return call(accounts.tokens.$get(undefined, { init: { signal } }));
+}
+
+/** POST /api/accounts/tokens: a new token; the answer is the only time it is readable. */
+export function createAccessToken(name: string): Promise<CreatedAccessToken> {
+  return call(accounts.tokens.$post({ json: { name } }));
+}
+
+/** DELETE /api/accounts/tokens/{id} */
+export async function revokeAccessToken(id: number): Promise<void> {
+  await call(accounts.tokens[":id"].$delete({ param: { id: String(id) } }));
 }
