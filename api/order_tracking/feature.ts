@@ -4,6 +4,7 @@
  * orders no file lists any more, and the home page's update statistics.
  */
 import { defineFeature } from "../feature.ts";
+import { orderTrackingDocs } from "./docs.ts";
 import {
   DELETE_STALE_ORDERS_JOB,
   deleteStaleOrdersJob,
@@ -26,4 +27,5 @@ export const orderTracking = defineFeature({
   jobHandlers: { [DELETE_STALE_ORDERS_JOB]: deleteStaleOrdersJob },
   scheduleSources: [deleteStaleOrdersSchedule],
   homeStats: (db) => orderUpdateStats(db),
+  docs: orderTrackingDocs,
 });
