@@ -9,6 +9,7 @@ import type { AppEnv, Deps } from "./deps.ts";
 import { limitBodies } from "./http/body_limit.ts";
 import { bodyReadTimeout } from "./http/body_timeout.ts";
 import { csrfGuard } from "./http/csrf.ts";
+import { requestId } from "./http/request_id.ts";
 import { badRequest, handleError } from "./http/errors.ts";
 import { serveSpa } from "./http/spa.ts";
 import { openApiDocument } from "./http/openapi.ts";
@@ -80,6 +81,7 @@ export function createApp(deps: Deps, options: { webDist?: string } = {}): Hono<
   const app = new Hono<AppEnv>();
   app.onError(handleError);
   app.notFound((c) => c.json({ message: `No route for ${c.req.method} ${c.req.path}.` }, 404));
+  app.use(requestId);
   app.use(
     secureHeaders({
       contentSecurityPolicy: {

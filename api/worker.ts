@@ -7,6 +7,8 @@ import { openDeps } from "./server.ts";
 import { startJobs } from "./jobs/runner.ts";
 import { DbLockedError } from "./db/lock.ts";
 import type { Deps } from "./deps.ts";
+import { log } from "./http/log.ts";
+import { onStopSignal } from "./shutdown.ts";
 
 /** A running worker. */
 export interface RunningWorker {
@@ -26,14 +28,15 @@ export interface RunningWorker {
  */
 export async function startWorker(
   config: Config,
-  log: (line: string) => void = console.log,
+  log?: (line: string) => void,
 ): Promise<RunningWorker> {
   const deps = await openDeps(config, log);
-  const jobs = startJobs(deps, { log });
+  const jobs = startJobs(deps, log ? { log } : {});
   return {
     deps,
     async stop() {
-      await jobs.stop();
+      // The job in hand finishes, or is given back after the grace period (api/jobs/runner.ts).
+      await jobs.stop({ graceMs: config.SHUTDOWN_GRACE_SECONDS * 1000 });
       await deps.db.close();
     },
   };
@@ -42,13 +45,8 @@ export async function startWorker(
 if (import.meta.main) {
   try {
     const worker = await startWorker(loadConfig());
-    console.log("Worker running; stop with Ctrl-C.");
-    const stop = async () => {
-      await worker.stop();
-      Deno.exit(0);
-    };
-    Deno.addSignalListener("SIGINT", stop);
-    Deno.addSignalListener("SIGTERM", stop);
+    log.info("Worker running; stop with Ctrl-C or SIGTERM.");
+    onStopSignal("worker", () => worker.stop());
   } catch (error) {
     if (!(error instanceof ConfigError || error instanceof DbLockedError)) throw error;
     console.error(error.message);

@@ -8,6 +8,10 @@ import type { Deps } from "../deps.ts";
 import { handledKinds, jobHandler, registeredScheduleSources } from "./handlers.ts";
 import { claimJobs, completeJob, extendLease, failJob, type Job, releaseJobs } from "./queue.ts";
 import { enqueueDueSchedules } from "./schedules.ts";
+import { log as logger, withLogContext, writeLog } from "../http/log.ts";
+
+/** Job failures go to the JSON log at level warn, with the job's ids (api/http/log.ts). */
+const warn = (line: string) => writeLog("warn", line);
 
 /** A name for this process's claims, e.g. `host:1234:ab12`. */
 export function workerName(): string {
@@ -28,8 +32,32 @@ export interface RunOptions {
   signal?: AbortSignal;
 }
 
-/** Runs one claimed job with a lease kept alive while it runs; never throws. */
-async function runJob(deps: Deps, job: Job, worker: string, log: (line: string) => void) {
+/** The import run a job works on, when its payload names one. */
+function runIdOf(job: Job): number | undefined {
+  const id = (job.payload as { runId?: unknown }).runId;
+  return typeof id === "number" ? id : undefined;
+}
+
+/**
+ * Runs one claimed job with a lease kept alive while it runs; never throws. Every line logged
+ * while it runs carries `jobId`, `jobKind` and the import run's `runId` (api/http/log.ts).
+ */
+function runJob(deps: Deps, job: Job, worker: string, log: (line: string) => void) {
+  const runId = runIdOf(job);
+  return withLogContext(
+    { worker, jobId: Number(job.id), jobKind: job.kind, ...(runId !== undefined && { runId }) },
+    () => runJobInContext(deps, job, worker, log),
+  );
+}
+
+async function runJobInContext(
+  deps: Deps,
+  job: Job,
+  worker: string,
+  log: (line: string) => void,
+) {
+  const started = performance.now();
+  logger.debug("job started", { attempt: job.attempts });
   const lease = deps.config.JOB_LEASE_SECONDS;
   const heartbeat = setInterval(() => {
     extendLease(deps.db, job.id, worker, lease).catch(() => {});
@@ -39,6 +67,10 @@ async function runJob(deps: Deps, job: Job, worker: string, log: (line: string) 
     if (!handler) throw new Error(`No handler for jobs of kind ${job.kind}.`);
     await handler.run(deps, job);
     await completeJob(deps.db, job.id, worker);
+    logger.info("job succeeded", {
+      attempt: job.attempts,
+      duration: Math.round(performance.now() - started),
+    });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     log(`Job ${job.id} (${job.kind}) attempt ${job.attempts} failed: ${message}`);
@@ -64,7 +96,7 @@ async function runJob(deps: Deps, job: Job, worker: string, log: (line: string) 
  */
 export async function runDueJobs(deps: Deps, options: RunOptions = {}): Promise<number> {
   const worker = options.worker ?? workerName();
-  const log = options.log ?? console.error;
+  const log = options.log ?? warn;
   const kinds = options.kinds ?? handledKinds();
   let ran = 0;
   while ((options.max === undefined || ran < options.max) && !options.signal?.aborted) {
@@ -160,7 +192,7 @@ export function startJobs(
   deps: Deps,
   options: { log?: (line: string) => void; cron?: boolean } = {},
 ): JobsHandle {
-  const log = options.log ?? console.error;
+  const log = options.log ?? warn;
   const worker = workerName();
   const abort = new AbortController();
   let running: Promise<void> | null = null;
@@ -190,7 +222,7 @@ export function startJobs(
     }
     status.ticking = true;
     status.lastTickStartedAt = new Date();
-    running = tick(deps, worker, log, abort.signal)
+    running = withLogContext({ worker }, () => tick(deps, worker, log, abort.signal))
       .then(() => {
         status.failuresInARow = 0;
         status.lastError = null;
