@@ -55,6 +55,8 @@ const schema = z.object({
   RUN_JOBS: flag.default(true),
   /** On SIGTERM: how long requests in flight and the job in hand may take before the exit. */
   SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(20),
+  /** `deno task worker` serves /health and /ready on this port (for container health checks). */
+  WORKER_HEALTH_PORT: port.optional(),
 });
 
 /** Settings of one process, parsed from the environment. */

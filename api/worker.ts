@@ -6,9 +6,28 @@ import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { openDeps } from "./server.ts";
 import { startJobs } from "./jobs/runner.ts";
 import { DbLockedError } from "./db/lock.ts";
-import type { Deps } from "./deps.ts";
+import { Hono } from "hono";
+import type { AppEnv, Deps } from "./deps.ts";
+import { healthRoutes, readyRoutes } from "./health/routes.ts";
+import { requestId } from "./http/request_id.ts";
 import { log } from "./http/log.ts";
 import { onStopSignal } from "./shutdown.ts";
+
+/** `/health` and `/ready` alone, on `WORKER_HEALTH_PORT`: what a container health check asks. */
+function serveHealth(deps: Deps): Deno.HttpServer {
+  const app = new Hono<AppEnv>();
+  app.use(requestId);
+  app.use(async (c, next) => {
+    c.set("deps", deps);
+    await next();
+  });
+  app.route("/health", healthRoutes);
+  app.route("/ready", readyRoutes);
+  return Deno.serve(
+    { hostname: deps.config.HOST, port: deps.config.WORKER_HEALTH_PORT, onListen: () => {} },
+    app.fetch,
+  );
+}
 
 /** A running worker. */
 export interface RunningWorker {
@@ -32,9 +51,11 @@ export async function startWorker(
 ): Promise<RunningWorker> {
   const deps = await openDeps(config, log);
   const jobs = startJobs(deps, log ? { log } : {});
+  const health = config.WORKER_HEALTH_PORT === undefined ? null : serveHealth(deps);
   return {
     deps,
     async stop() {
+      await health?.shutdown();
       // The job in hand finishes, or is given back after the grace period (api/jobs/runner.ts).
       await jobs.stop({ graceMs: config.SHUTDOWN_GRACE_SECONDS * 1000 });
       await deps.db.close();

@@ -42,6 +42,7 @@ async function signalled(
   script: string,
   ready: RegExp,
   env: Record<string, string>,
+  readyUrl?: string,
 ): Promise<{ code: number; ms: number; stdout: string; stderr: string; dataDir: string }> {
   const dataDir = await Deno.makeTempDir({ prefix: "shutdown-test-" });
   const child = new Deno.Command(Deno.execPath(), {
@@ -62,8 +63,9 @@ async function signalled(
   const { match, rest } = await waitForLine(child.stdout, ready);
   // (Not `assert.ok(match, `...${await stderr}`)`: the message would wait for the child's exit.)
   if (!match) throw new Error(`${script} did not start: ${await stderr}`);
-  if (match[1]) {
-    const answer = await fetch(`${match[1]}ready`);
+  const url = match[1] ?? readyUrl;
+  if (url) {
+    const answer = await fetch(`${url}ready`);
     assert.equal(answer.status, 200, await answer.text());
   }
   assert.ok(await Deno.stat(`${dataDir}/pglite/owner.lock`), "the lock is held while running");
@@ -97,7 +99,15 @@ Deno.test("SIGTERM stops the server: exit 0 within seconds, database closed, loc
 });
 
 Deno.test("SIGTERM stops the worker the same way", async () => {
-  const result = await signalled("api/worker.ts", /Worker running/, {});
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  const result = await signalled(
+    "api/worker.ts",
+    /Worker running/,
+    { WORKER_HEALTH_PORT: String(port) },
+    `http://127.0.0.1:${port}/`,
+  );
   try {
     assert.equal(result.code, 0, result.stderr);
     assert.ok(result.ms < 5000, `took ${result.ms} ms`);
