@@ -54,6 +54,9 @@ async function signalled(
       HOST: "127.0.0.1",
       ADMIN_PASSWORD: "shutdown-test-password",
       JOBS_TICK_SECONDS: "1",
+      // The embedded database and its lock are what these tests are about, whatever the suite's
+      // DATABASE_URL (and the child must not touch the shared PostgreSQL).
+      DATABASE_URL: "",
       ...env,
     },
     stdout: "piped",
