@@ -24,9 +24,14 @@ export const requestId: MiddlewareHandler = (c, next) => {
     try {
       await next();
     } finally {
-      c.res.headers.set("x-request-id", id);
+      try {
+        c.res.headers.set("x-request-id", id);
+      } catch {
+        // A response with immutable headers (passed through as is) goes without the header.
+      }
       const status = c.res.status;
-      log[status >= 500 ? "error" : "info"]("request", {
+      // A 500's error line (logError) is already at level error; the request line says it ended.
+      log[status >= 500 ? "warn" : "info"]("request", {
         status,
         duration: Math.round((performance.now() - started) * 10) / 10,
       });

@@ -77,7 +77,7 @@ Deno.test("request ids: header, every line of the request, the 500 answer", asyn
     assert.equal(request.status, 200);
     assert.equal(typeof request.duration, "number");
     const failed = lines.filter((l) => l.path === "/boom");
-    assert.deepEqual(failed.map((l) => l.level), ["warn", "error", "error"]);
+    assert.deepEqual(failed.map((l) => l.level), ["warn", "error", "warn"]);
     assert.equal(new Set(failed.map((l) => l.requestId)).size, 1);
     assert.match(String(failed[1].msg), /GET \/boom failed: Error: database exploded/);
     assert.ok(!lines.some((l) => String(l.requestId ?? "").includes(" ")));
