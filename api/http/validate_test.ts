@@ -41,3 +41,13 @@ Deno.test("caseInsensitive validates after aligning", () => {
   assert.deepEqual(caseInsensitive(schema).parse({ ID: 1 }), { id: 1, aliases: [] });
   assert.throws(() => caseInsensitive(schema).parse({ ID: "x" }));
 });
+
+Deno.test("a __proto__ key is dropped, not followed into Object.prototype", () => {
+  const aligned = alignKeys(JSON.parse('{"__proto__":{"x":1},"Id":3}'), schema) as object;
+  assert.deepEqual(aligned, { id: 3 });
+  assert.equal(Object.getPrototypeOf(aligned), Object.prototype);
+  assert.deepEqual(alignKeys(JSON.parse('{"constructor":1,"toString":2}'), schema), {
+    constructor: 1,
+    toString: 2,
+  });
+});
