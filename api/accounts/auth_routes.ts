@@ -107,8 +107,7 @@ export const authRoutes = new Hono<AppEnv>()
     return c.body(null, 204);
   })
   .post("/reset-password", body("json", resetPasswordRequest), async (c) => {
-    const request = c.req.valid("json");
-    const username = typeof request === "string" ? request : request.username;
+    const { username } = c.req.valid("json");
     // The same work for every name: the lookup, the token and the mail happen in a job.
     await requestPasswordReset(c.var.deps.db, username, linkBase(c));
     return c.json({ message: RESET_SENT });

@@ -45,12 +45,11 @@ export function alignKeys(value: unknown, schema: z.ZodType): unknown {
     const byLower = new Map(Object.keys(shape).map((key) => [key.toLowerCase(), key]));
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
-      // JSON.parse makes "__proto__" an own key; copied by assignment it would set `out`'s
-      // prototype. No schema has such a field: it is dropped.
+      // JSON.parse makes "__proto__" an own key; copying it would set the object's prototype.
       if (key === "__proto__") continue;
       const target = byLower.get(key.toLowerCase()) ?? key;
       // An exact-case key wins over a differently cased duplicate.
-      if (Object.hasOwn(out, target) && key !== target) continue;
+      if (target in out && key !== target) continue;
       out[target] = Object.hasOwn(shape, target) ? alignKeys(item, shape[target]) : item;
     }
     return out;

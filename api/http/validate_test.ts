@@ -42,12 +42,9 @@ Deno.test("caseInsensitive validates after aligning", () => {
   assert.throws(() => caseInsensitive(schema).parse({ ID: "x" }));
 });
 
-Deno.test("a __proto__ key is dropped, not followed into Object.prototype", () => {
-  const aligned = alignKeys(JSON.parse('{"__proto__":{"x":1},"Id":3}'), schema) as object;
-  assert.deepEqual(aligned, { id: 3 });
+Deno.test("alignKeys drops a __proto__ key instead of following it", () => {
+  const schema = z.object({ firstName: z.string().optional() });
+  const aligned = alignKeys(JSON.parse('{"__proto__":{"x":1},"FirstName":"Al"}'), schema);
+  assert.deepEqual(aligned, { firstName: "Al" });
   assert.equal(Object.getPrototypeOf(aligned), Object.prototype);
-  assert.deepEqual(alignKeys(JSON.parse('{"constructor":1,"toString":2}'), schema), {
-    constructor: 1,
-    toString: 2,
-  });
 });

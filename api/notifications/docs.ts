@@ -5,6 +5,7 @@ import {
   cronValidationResult,
   emailInfo,
   notificationSetting,
+  notificationSourceOption,
   notificationTestResult,
 } from "../../shared/contract/notifications.ts";
 
@@ -24,6 +25,12 @@ export const notificationsDocs = routeDocs([
     summary: "Sender, recipients and a note for the edit page",
     response: emailInfo,
     description: P2,
+  },
+  {
+    method: "GET",
+    path: "/api/notification-settings/sources",
+    summary: "The sources of one source type, for the edit page's source picker",
+    response: z.array(notificationSourceOption),
   },
   {
     method: "POST",

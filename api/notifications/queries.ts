@@ -6,6 +6,7 @@ import type { Db } from "../db/client.ts";
 import {
   type NotificationSetting,
   type NotificationSettingSave,
+  type NotificationSourceOption,
   type SourceTypeId,
   sourceTypeName,
 } from "../../shared/contract/notifications.ts";
@@ -14,22 +15,30 @@ import { serverTimeZone } from "../../shared/notifications/schedule.ts";
 import { badRequest, notFound } from "../http/errors.ts";
 
 /**
- * Where the sources of each type live. Only order tracking's table exists today; the inventory and
- * submission engineers adjust their entries (table and name column) when they add theirs. A table
- * that does not exist yet has no sources: a setting of that type can only cover "all sources".
+ * Where the sources of each type live (docs/notifications.md, "How a setting names its source"):
+ * the table, its name column and the condition of a live (not soft-deleted) row. OrderVendor
+ * sources are the vendors, named by the vendor name their order files carry.
  */
 export const SOURCE_TABLES: Record<
   SourceTypeId,
   { table: string; nameColumn: string; notDeleted: string }
 > = {
-  1: { table: "inventory_sources", nameColumn: "source_name", notDeleted: "true" },
-  2: { table: "order_submission_sources", nameColumn: "source_name", notDeleted: "true" },
+  1: { table: "inventory_sources", nameColumn: "source_name", notDeleted: "not deleted_status" },
+  2: {
+    table: "order_submission_sources",
+    nameColumn: "source_name",
+    notDeleted: "not deleted_status",
+  },
   3: {
     table: "order_tracking_sources",
     nameColumn: "source_name",
     notDeleted: "not deleted_status",
   },
-  4: { table: "order_vendor_sources", nameColumn: "vendor_name_from_file", notDeleted: "true" },
+  4: {
+    table: "vendor_sources",
+    nameColumn: "vendor_name_from_file",
+    notDeleted: "not deleted_status",
+  },
 };
 
 /** A setting as stored, with the server-owned fields the job layer needs. */
@@ -71,14 +80,35 @@ async function tableExists(db: Db, table: string): Promise<boolean> {
   return row?.found ?? false;
 }
 
-/** The current names of the sources of one type, by id ({} when the type's table is missing). */
-export async function sourceNames(db: Db, typeId: SourceTypeId): Promise<Map<number, string>> {
+/**
+ * The current names of the sources of one type, by id ({} when the type's table is missing).
+ * Live sources only, unless `includeDeleted` (the loaders name the runs of deleted sources too).
+ */
+export async function sourceNames(
+  db: Db,
+  typeId: SourceTypeId,
+  includeDeleted = false,
+): Promise<Map<number, string>> {
   const spec = SOURCE_TABLES[typeId];
   if (!await tableExists(db, spec.table)) return new Map();
   const rows = await db.query<{ id: number; name: string }>(
-    `select id, ${spec.nameColumn} as name from ${spec.table} where ${spec.notDeleted}`,
+    `select id, ${spec.nameColumn} as name from ${spec.table}
+      where ${includeDeleted ? "true" : spec.notDeleted}`,
   );
   return new Map(rows.map((row) => [row.id, row.name]));
+}
+
+/** The live sources of one type for the edit screen's picker, by name (at most 5 000). */
+export async function sourceOptions(
+  db: Db,
+  typeId: SourceTypeId,
+): Promise<NotificationSourceOption[]> {
+  const spec = SOURCE_TABLES[typeId];
+  if (!await tableExists(db, spec.table)) return [];
+  return await db.query<NotificationSourceOption>(
+    `select id, ${spec.nameColumn} as "sourceName" from ${spec.table}
+      where ${spec.notDeleted} order by lower(${spec.nameColumn}), id limit 5000`,
+  );
 }
 
 async function withCurrentNames(db: Db, rows: SettingRow[]): Promise<StoredSetting[]> {

@@ -1,13 +1,15 @@
 /**
  * /api/notification-settings (spec part 2, section 7): list, read, create, update, delete,
- * email-info, validate-cron and test. Any of the three flags or Admin may use them (spec section
- * 6); each route carries its own guard. The static paths come before `/:id`. Create answers 200
- * with the stored setting (the spec's forms treat only 200/204 as saved).
+ * email-info, validate-cron and test, and `sources` (the edit screen's source picker,
+ * docs/notifications.md). Any of the three flags or Admin may use them (spec section 6); each
+ * route carries its own guard. The static paths come before `/:id`. Create answers 200 with the
+ * stored setting (the spec's forms treat only 200/204 as saved).
  */
 import { Hono } from "hono";
 import {
   cronValidationRequest,
   notificationSettingSave,
+  notificationSourcesQuery,
 } from "../../shared/contract/notifications.ts";
 import { emailInfoRecipients } from "../../shared/notifications/recipients.ts";
 import { validateCron } from "../../shared/notifications/schedule.ts";
@@ -22,6 +24,7 @@ import {
   listSettings,
   recipientUsers,
   saveSetting,
+  sourceOptions,
   toContract,
 } from "./queries.ts";
 
@@ -38,6 +41,10 @@ export const notificationRoutes = new Hono<AppEnv>()
         '"send notifications to e-mail" and the flag of its area (Inventory: inventory users; ' +
         "Order Submission and Order Vendor: submission users; Order Tracking: order users).",
     });
+  })
+  .get("/sources", guard, body("query", notificationSourcesQuery), async (c) => {
+    const { sourceTypeId } = c.req.valid("query");
+    return c.json(await sourceOptions(c.var.deps.db, sourceTypeId));
   })
   .post("/validate-cron", guard, body("json", cronValidationRequest), (c) => {
     const { cronExpression, timeZone } = c.req.valid("json");

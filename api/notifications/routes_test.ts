@@ -217,6 +217,70 @@ Deno.test("notification settings: the contract over HTTP", async (t) => {
       assert.equal((await bareAdmin.get(BASE)).status, 200);
     });
 
+    await t.step("sources: the picker lists the live sources of a type to any flag", async () => {
+      const emailSourceId = `(select min(id) from email_sources)`;
+      await server.db.query(
+        `insert into inventory_sources (source_name, deleted_status) values
+           ('Zeta Stock', false), ('Alpha Stock', false), ('Gone Stock', true)`,
+      );
+      await server.db.query(
+        `insert into order_submission_sources (source_name, email_source_id, from_email,
+           subject_value, deleted_status) values
+           ('Orders In', ${emailSourceId}, 'o@x.com', 'Orders', false),
+           ('Old Orders', ${emailSourceId}, 'o@x.com', 'Orders', true)`,
+      );
+      await server.db.query(
+        `insert into vendor_sources (order_submission_source_id, vendor_name_from_file,
+           send_from_email_source_id, submit_emails, submit_email_subject_line, deleted_status)
+         select s.id, v.name, ${emailSourceId}, 'v@x.com', 'PO', v.deleted
+           from order_submission_sources s,
+                (values ('Acme Supply', false), ('Bolt Co', false), ('Dead Vendor', true))
+                  as v(name, deleted)
+          where s.source_name = 'Orders In'`,
+      );
+      const inv = testClient(server.url); // inventoryUser only: not an order user
+      await inv.login("inv", "inv-password-1");
+      const names = async (typeId: number) => {
+        const answer = await inv.get(`${BASE}/sources?sourceTypeId=${typeId}`);
+        assert.equal(answer.status, 200, JSON.stringify(answer.body));
+        const list = answer.body as { id: number; sourceName: string }[];
+        assert.ok(list.every((entry) => typeof entry.id === "number"));
+        return list.map((entry) => entry.sourceName);
+      };
+      assert.deepEqual(await names(1), ["Alpha Stock", "Zeta Stock"]);
+      assert.deepEqual(await names(2), ["Orders In"]);
+      assert.deepEqual(await names(3), ["Acme 2"]); // renamed by an earlier step
+      assert.deepEqual(await names(4), ["Acme Supply", "Bolt Co"]);
+      assert.equal((await inv.get(`${BASE}/sources?sourceTypeId=9`)).status, 400);
+      assert.equal((await inv.get(`${BASE}/sources`)).status, 400);
+      const noFlag = testClient(server.url);
+      await noFlag.login("noflag", "noflag-password-1");
+      assert.equal((await noFlag.get(`${BASE}/sources?sourceTypeId=1`)).status, 403);
+
+      // A setting names an inventory source and a vendor by id (and a vendor by name).
+      const [{ id: stockId }] = await server.db.query<{ id: number }>(
+        `select id from inventory_sources where source_name = 'Zeta Stock'`,
+      );
+      const stock = await admin.post(BASE, { ...newSetting, sourceTypeId: 1, sourceId: stockId });
+      assert.equal(stock.status, 200, JSON.stringify(stock.body));
+      assert.equal((stock.body as NotificationSetting).sourceName, "Zeta Stock");
+      const vendor = await admin.post(BASE, {
+        ...newSetting,
+        sourceTypeId: 4,
+        sourceName: "bolt co",
+      });
+      assert.equal(vendor.status, 200, JSON.stringify(vendor.body));
+      assert.equal((vendor.body as NotificationSetting).sourceName, "Bolt Co");
+      const [{ id: goneId }] = await server.db.query<{ id: number }>(
+        `select id from inventory_sources where source_name = 'Gone Stock'`,
+      );
+      const gone = await admin.post(BASE, { ...newSetting, sourceTypeId: 1, sourceId: goneId });
+      assert.equal(gone.status, 400);
+      for (const body of [stock.body, vendor.body]) {
+        await admin.request("DELETE", `${BASE}/${(body as NotificationSetting).id}`);
+      }
+    });
+
     await t.step("delete", async () => {
       assert.equal((await admin.request("DELETE", `${BASE}/${created.id}`)).status, 204);
       assert.equal((await admin.get(`${BASE}/${created.id}`)).status, 404);

@@ -32,10 +32,15 @@ function orderValues(count: number) {
 }
 
 async function fill(db: Db, count: number) {
+  const [{ id: mailboxId }] = await db.query<{ id: number }>(
+    `insert into email_sources (username, email) values ('orders', 'orders@example.test')
+     returning id`,
+  );
   const [{ id: sourceId }] = await db.query<{ id: number }>(
     `insert into order_tracking_sources (source_name, email_source_id, file_type, from_email,
        subject_value, attachment_name, unique_column)
-     values ('Search', 1, 'csv', 'a@example.test', 'Orders', 'orders', 'Id') returning id`,
+     values ('Search', $1, 'csv', 'a@example.test', 'Orders', 'orders', 'Id') returning id`,
+    [mailboxId],
   );
   await db.query(
     `insert into orders (order_tracking_source_id, unique_key, customer_po_number, item_number,

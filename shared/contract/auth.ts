@@ -24,11 +24,14 @@ export const newPassword = boundedString(MAX_LENGTH.secret).min(
   "Password must be at least 8 characters",
 );
 
-/** POST /auth/reset-password: a bare JSON string, or `{ username }`. */
-export const resetPasswordRequest = z.union([
-  lookupUsername,
+/**
+ * POST /auth/reset-password: a bare JSON string, or `{ username }`. The bare string is read as
+ * `{ username }` first, so that a bad name is reported on its field, not as "no option matched".
+ */
+export const resetPasswordRequest = z.preprocess(
+  (value) => (typeof value === "string" ? { username: value } : value),
   z.object({ username: lookupUsername }),
-]);
+);
 
 /** POST /auth/reset-password/complete */
 export const completeResetRequest = z.object({

@@ -218,6 +218,13 @@ export const emailInfo = z.object({
 });
 export type EmailInfo = z.infer<typeof emailInfo>;
 
+/** GET /api/notification-settings/sources?sourceTypeId=N: the edit screen's source picker. */
+export const notificationSourcesQuery = z.object({ sourceTypeId: sourceTypeIdField });
+
+/** One live source of a type (OrderVendor: a vendor by its name in the files). */
+export const notificationSourceOption = z.object({ id: z.number(), sourceName: z.string() });
+export type NotificationSourceOption = z.infer<typeof notificationSourceOption>;
+
 /** POST /api/notification-settings/validate-cron */
 export const cronValidationRequest = z.object({
   cronExpression: boundedString(MAX_LENGTH.name).nullish().transform((value) =>

@@ -14,6 +14,16 @@ export interface QuantitySnapshot {
   takenAt: TimeLike;
 }
 
+/**
+ * One run's quantities in columns (the compact form a snapshot store can keep: one record per
+ * run instead of one per item). `quantities[i]` belongs to `itemNumbers[i]`; NaN means none.
+ */
+export interface SnapshotRun {
+  takenAt: TimeLike;
+  itemNumbers: readonly string[];
+  quantities: ArrayLike<number>;
+}
+
 /** The predictive settings of a source, nulls replaced by the spec's example values. */
 export interface PredictionSettings {
   lookbackDays: number;
@@ -255,4 +265,58 @@ export function predictItem(
     belowRequired,
     reason,
   };
+}
+
+/**
+ * Reads runs in the columnar form into a {@link SnapshotHistory}, like {@link gatherHistory}:
+ * an array in any order (sorted by time), another iterable in time order (else a TypeError);
+ * runs taken in `[fromMs, toMs)` kept. Consecutive runs with
+ * the same item list (the same array, or equal contents) reuse one item-to-index mapping, so 30
+ * runs of 100,000 items cost 100,000 lookups, not 3,000,000.
+ */
+export function gatherRuns(
+  runs: Iterable<SnapshotRun>,
+  indexOf: ReadonlyMap<string, number>,
+  key: (itemNumber: string) => string,
+  fromMs: number,
+  toMs: number,
+  size: number,
+): SnapshotHistory {
+  const history = new SnapshotHistory(size);
+  // An array is sorted by time; another iterable (a cursor) is read as it comes, one run at a
+  // time, and must be in time order.
+  const ordered: Iterable<SnapshotRun> = Array.isArray(runs)
+    ? [...runs as SnapshotRun[]].sort((a, b) => timeMs(a.takenAt) - timeMs(b.takenAt))
+    : runs;
+  let lastTime = -Infinity;
+  let lastItems: readonly string[] | null = null;
+  let mapping = new Int32Array(0);
+  const sameItems = (items: readonly string[]) => {
+    if (lastItems === null) return false;
+    if (items === lastItems) return true;
+    if (items.length !== lastItems.length) return false;
+    for (let i = 0; i < items.length; i++) if (items[i] !== lastItems[i]) return false;
+    return true;
+  };
+  for (const run of ordered) {
+    const t = timeMs(run.takenAt);
+    if (t < lastTime) {
+      throw new TypeError("Snapshot runs must come in time order when they are not an array");
+    }
+    lastTime = t;
+    if (!(t >= fromMs && t < toMs)) continue;
+    const items = run.itemNumbers;
+    if (!sameItems(items)) {
+      mapping = new Int32Array(items.length);
+      for (let i = 0; i < items.length; i++) mapping[i] = indexOf.get(key(items[i])) ?? -1;
+      lastItems = items;
+    }
+    history.runTimes.add(t);
+    const q = run.quantities;
+    for (let i = 0; i < items.length; i++) {
+      const index = mapping[i];
+      if (index >= 0 && Number.isFinite(q[i])) history.add(index, t, q[i]);
+    }
+  }
+  return history;
 }

@@ -144,3 +144,23 @@ Deno.test("prediction settings: empty values take the spec's examples", () => {
     largeDropMultiplier: 1.5,
   });
 });
+
+Deno.test("prediction: the columnar form (one record per run) gives the same history", async () => {
+  const { gatherRuns } = await import("./prediction.ts");
+  const points: [number, number][] = [[3, 50], [2, 10], [1, 100]];
+  const index = new Map([["A", 0], ["B", 1]]);
+  const runs = points.map(([daysAgo, quantity]) => ({
+    takenAt: new Date(NOW - daysAgo * DAY_MS).toISOString(),
+    // A fresh array each run, as a database returns it; B has no quantity in the last run.
+    itemNumbers: ["A", "B", "Z"],
+    quantities: [quantity, daysAgo === 1 ? NaN : 5, 1],
+  }));
+  const fromRuns = gatherRuns(runs.reverse(), index, (x) => x, NOW - 30 * DAY_MS, NOW, 2);
+  const fromRows = gatherHistory(series(points), index, (x) => x, NOW - 30 * DAY_MS, NOW, 2);
+  assert.equal(
+    predictItem(fromRuns, 0, 60, NOW, 1, SETTINGS).dailyRate,
+    predictItem(fromRows, 0, 60, NOW, 1, SETTINGS).dailyRate,
+  );
+  assert.equal(fromRuns.count[1], 2);
+  assert.equal(fromRuns.runTimes.size, 3);
+});

@@ -37,11 +37,13 @@ import { isActiveByQuantity, statusLists, statusVerdict } from "./rules.ts";
 import {
   DAY_MS,
   gatherHistory,
+  gatherRuns,
   medianGapDays,
   predictionSettings,
   predictItem,
   type QuantitySnapshot,
   type SnapshotHistory,
+  type SnapshotRun,
   type TimeLike,
   timeMs,
 } from "./prediction.ts";
@@ -65,6 +67,8 @@ export interface ProcessInventoryInput {
   supplierFile: InventoryFile;
   /** Stored per-item quantities of earlier runs (only read with the predictive algorithm). */
   snapshots?: Iterable<QuantitySnapshot>;
+  /** The same in the columnar form, one record per run (instead of `snapshots`, not with it). */
+  snapshotRuns?: Iterable<SnapshotRun>;
   /** Times of the source's recent runs, for the typical update interval (else the snapshots' times). */
   runTimes?: readonly TimeLike[];
   /** The typical update interval in days, when the caller knows it (overrides runTimes). */
@@ -126,6 +130,8 @@ export interface InventoryOutcome {
   held: boolean;
   /** This run's quantities, to store for the next runs' prediction. */
   snapshots: QuantitySnapshot[];
+  /** The same as one columnar run (catalogue order, NaN where there is no quantity). */
+  snapshotRun: SnapshotRun | null;
   rowErrors: RowError[];
   counts: InventoryCounts;
   /** Why the file or the configuration was refused (`code` from FileRefusedError or "config"). */
@@ -255,6 +261,7 @@ function refusedOutcome(code: string, message: string, logs: string[]): Inventor
     },
     held: false,
     snapshots: [],
+    snapshotRun: null,
     rowErrors: [],
     counts: { ...EMPTY_COUNTS },
     refused: { code, message },
@@ -404,8 +411,9 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
   const strip = source.stripLeadingZeroes;
   const key = (s: string) => itemKey(s, strip);
   const catalogue = parseItemList(source.fileData.userActivatedItemNumbers, strip);
+  const catalogueKeys = catalogue.map(key);
   const indexOf = new Map<string, number>();
-  catalogue.forEach((item, i) => indexOf.set(key(item), i));
+  catalogueKeys.forEach((k, i) => indexOf.set(k, i));
   const size = catalogue.length;
 
   // 2. Prediction history, gathered before the file is read: the snapshots' garbage is then
@@ -419,14 +427,13 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
   const hopeless = supplierFile.bytes.length === 0 || supplierFile.bytes.length > limits.maxBytes;
   if (predictive && !hopeless) {
     progress("predicting");
-    history = gatherHistory(
-      input.snapshots ?? [],
-      indexOf,
-      key,
-      nowMs - settings.lookbackDays * DAY_MS,
-      nowMs,
-      size,
-    );
+    if (input.snapshots && input.snapshotRuns) {
+      throw new TypeError("Give snapshots or snapshotRuns, not both");
+    }
+    const from = nowMs - settings.lookbackDays * DAY_MS;
+    history = input.snapshotRuns
+      ? gatherRuns(input.snapshotRuns, indexOf, key, from, nowMs, size)
+      : gatherHistory(input.snapshots ?? [], indexOf, key, from, nowMs, size);
     intervalDays = input.updateIntervalDays !== undefined
       ? Math.max(1, input.updateIntervalDays)
       : input.runTimes
@@ -545,7 +552,7 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
       continue;
     }
     const quantity = qtyRows[i] > 0 ? qtySum[i] : null;
-    if (quantity !== null) snapshots.push({ itemNumber: key(itemNumber), quantity, takenAt });
+    if (quantity !== null) snapshots.push({ itemNumber: catalogueKeys[i], quantity, takenAt });
     if (verdicts[i] !== 0) {
       counts.decidedByStatus++;
       const status = verdicts[i] === 1 ? STATUS_ACTIVE : STATUS_INACTIVE;
@@ -737,6 +744,11 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
     guard: verdict,
     held: verdict.held,
     snapshots,
+    snapshotRun: {
+      takenAt,
+      itemNumbers: catalogueKeys,
+      quantities: Float64Array.from(items, (it) => it.quantity ?? NaN),
+    },
     rowErrors,
     counts,
     refused: null,

@@ -329,6 +329,20 @@ Deno.test("prediction over snapshots of several days: modifications and logs", a
   assert.equal(o.result.modificationsCount, 2);
   assert.ok(o.result.processingLogs.some((l) => l.startsWith("Item P: Predicted: quantity 60")));
   assert.ok(o.result.processingLogs.includes("Prediction made 2 items Inactive."));
+  // The columnar form (one record per run) decides the same, and the run returns its own.
+  const runs = [4, 3, 2, 1].map((daysAgo) => {
+    const takenAt = new Date(NOW.getTime() - daysAgo * DAY_MS).toISOString();
+    const of = snapshots.filter((s) => s.takenAt === takenAt);
+    return {
+      takenAt,
+      itemNumbers: of.map((s) => s.itemNumber),
+      quantities: of.map((s) => s.quantity),
+    };
+  });
+  const columnar = await run({ source, supplierFile: supplier, snapshotRuns: runs });
+  assert.deepEqual(columnar.items, o.items);
+  assert.deepEqual(columnar.snapshotRun?.itemNumbers, ["P", "Q", "R", "S"]);
+  assert.deepEqual(Array.from(columnar.snapshotRun!.quantities), [60, 60, 60, 60]);
   // With a given 3-day update interval Q stays active (no sales) and P needs 10×3×2+45.
   const o3 = await run({ source, supplierFile: supplier, snapshots, updateIntervalDays: 3 });
   assert.match(o3.result.processingSummary!.modifications[0].reason, /required stock 105/);

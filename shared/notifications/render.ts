@@ -62,14 +62,32 @@ export interface OrderChange {
   at: Instant;
 }
 
-/** A vendor sending of the order submission feed. */
+/**
+ * A vendor sending of the order submission feed. `uncertain`: interrupted between the send and its
+ * record, not resent; a person must check it (docs/order_submission.md, "Recovery"). Failed and
+ * uncertain sendings are reported with the errors.
+ */
 export interface VendorSending {
   vendorName: string;
   sentAt: Instant;
-  status: "sent" | "failed";
+  status: "sent" | "failed" | "uncertain";
   orderCount: number;
   recipients: string;
   error: string | null;
+  /** The PO numbers the e-mail carried, when known. */
+  poNumbers?: string[];
+}
+
+/**
+ * Something that went out incompletely without failing a run (an unmatched vendor's rows, a short
+ * batch); shown under "Warnings" with the error alerts.
+ */
+export interface FeedWarning {
+  sourceName: string;
+  /** What it is about (a file, a batch day). */
+  subject: string;
+  message: string;
+  at: Instant;
 }
 
 /** Everything the feeds recorded in the window, for the setting's source(s); all optional. */
@@ -80,6 +98,7 @@ export interface NotificationData {
   zeroQuantityItems?: ZeroQuantityItem[];
   orderChanges?: OrderChange[];
   vendorSendings?: VendorSending[];
+  warnings?: FeedWarning[];
 }
 
 /** The fields of a setting the content depends on. */
@@ -189,6 +208,8 @@ const table = (headers: string[], rows: string[][]): Table => ({
 
 const toDate = (value: Instant) => (value instanceof Date ? value : new Date(value));
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+const poText = (sending: VendorSending) =>
+  sending.poNumbers?.length ? ` (PO ${sending.poNumbers.join(", ")})` : "";
 const countsText = (counts: Record<string, number>) =>
   Object.entries(counts).map(([key, value]) => `${key} ${value}`).join(", ");
 
@@ -208,6 +229,7 @@ function normalise(data: NotificationData) {
     ),
     orderChanges: byTime(data.orderChanges, (change) => change.at),
     vendorSendings: byTime(data.vendorSendings, (sending) => sending.sentAt),
+    warnings: byTime(data.warnings, (warning) => warning.at),
   };
 }
 
@@ -220,7 +242,7 @@ function settingBlock(input: RenderInput): Block {
   const source = setting.sourceName || `All ${type} sources`;
   const failedRuns = data.importRuns.filter((run) => run.status === "failed");
   const goodRuns = data.importRuns.filter((run) => run.status === "succeeded");
-  const failedSendings = data.vendorSendings.filter((sending) => sending.status === "failed");
+  const failedSendings = data.vendorSendings.filter((sending) => sending.status !== "sent");
   const goodSendings = data.vendorSendings.filter((sending) => sending.status === "sent");
   const details = setting.includeItemDetails;
   const sections: Section[] = [];
@@ -231,7 +253,7 @@ function settingBlock(input: RenderInput): Block {
   ];
   const empty = data.importRuns.length + data.statusChanges.length +
       data.quantityChanges.length + data.zeroQuantityItems.length + data.orderChanges.length +
-      data.vendorSendings.length === 0;
+      data.vendorSendings.length + data.warnings.length === 0;
   if (empty) lines.push(NOTHING_HAPPENED);
   else {
     const overview = [
@@ -256,8 +278,10 @@ function settingBlock(input: RenderInput): Block {
       ]),
       ...failedSendings.map((sending) => [
         when(sending.sentAt),
-        `Vendor ${sending.vendorName}`,
-        sending.error || "sending failed",
+        `Vendor ${sending.vendorName}${poText(sending)}`,
+        sending.status === "uncertain"
+          ? `uncertain whether it went out${sending.error ? `: ${sending.error}` : ""}`
+          : sending.error || "sending failed",
       ]),
     ];
     sections.push({
@@ -265,6 +289,22 @@ function settingBlock(input: RenderInput): Block {
       tone: "bad",
       lines: [`${plural(rows.length, "failure")} in this period.`],
       table: table(["When", "What", "Error"], rows),
+    });
+  }
+
+  if (setting.includeErrorAlerts && data.warnings.length > 0) {
+    sections.push({
+      title: "Warnings",
+      tone: "bad",
+      lines: [`${plural(data.warnings.length, "warning")} in this period.`],
+      table: table(
+        ["When", "What", "Warning"],
+        data.warnings.map((warning) => [
+          when(warning.at),
+          `${warning.sourceName}: ${warning.subject}`,
+          warning.message,
+        ]),
+      ),
     });
   }
 
@@ -277,7 +317,7 @@ function settingBlock(input: RenderInput): Block {
       ]),
       ...goodSendings.map((sending) => [
         when(sending.sentAt),
-        `Vendor ${sending.vendorName}`,
+        `Vendor ${sending.vendorName}${poText(sending)}`,
         `${plural(sending.orderCount, "order")} to ${sending.recipients}`,
       ]),
     ];
@@ -420,7 +460,7 @@ function subjectOf(input: RenderInput): string {
   const to = formatInZone(window.to, timeZone).slice(0, 10);
   const period = from === to ? to : `${from} to ${to}`;
   const failures = (data.importRuns ?? []).filter((run) => run.status === "failed").length +
-    (data.vendorSendings ?? []).filter((sending) => sending.status === "failed").length;
+    (data.vendorSendings ?? []).filter((sending) => sending.status !== "sent").length;
   const alert = setting.includeErrorAlerts && failures > 0
     ? ` – ${plural(failures, "failure")}`
     : "";
@@ -532,7 +572,7 @@ export function renderConsolidated(inputs: readonly RenderInput[]): RenderedMail
       sum +
       (input.setting.includeErrorAlerts
         ? (input.data.importRuns ?? []).filter((run) => run.status === "failed").length +
-          (input.data.vendorSendings ?? []).filter((sending) => sending.status === "failed").length
+          (input.data.vendorSendings ?? []).filter((sending) => sending.status !== "sent").length
         : 0),
     0,
   );

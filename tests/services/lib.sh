@@ -20,7 +20,9 @@ ALL_PORTS=("$IMAP_PORT" "$IMAPS_PORT" "$LMTP_PORT" "$SMTP_PORT" "$SUBMISSION_POR
 # Dovecot refuses mail access as root, so mailboxes belong to Debian's stock `mail` user (uid 8):
 # it exists on every Debian system, so no extra account is needed for mail.
 MAIL_OS_USER=mail
-SFTP_OS_USER="${SERVICES_SFTP_USER:-sftptest}"
+# One SFTP account per checkout: up.sh gives the account a fresh password on every start, so two
+# checkouts sharing one account would lock each other out.
+SFTP_OS_USER="${SERVICES_SFTP_USER:-sftp$(printf %s "$REPO_ROOT" | md5sum | cut -c1-8)}"
 
 # The state dir sits under /run because sshd's ChrootDirectory demands that every path component
 # be root-owned and not group/world-writable, which /tmp and /var/tmp (mode 1777) are not.

@@ -148,7 +148,10 @@ Deno.test("an outgoing server that refuses fails the run; the retry sends once",
     await poll(f);
     const failed = await lastRun(f);
     assert.equal(failed.status, "failed");
-    assert.match(failed.error ?? "", /Sending to vendor Acme failed: .*16587/);
+    assert.match(
+      failed.error ?? "",
+      new RegExp(`Sending to vendor Acme failed: .*:${info.ports.submission}\\b`),
+    );
     const [row] = await f.db.query<{ status: string; sentAt: unknown }>(
       `select status, sent_at as "sentAt" from submissions`,
     );

@@ -1,7 +1,8 @@
-/** Calls of the /auth contract (spec part 1, section 7). */
+/** The session calls of the /auth contract the app shell needs (spec part 1, section 7). */
 import type { CurrentUser } from "../../../shared/contract/auth.ts";
+import { ApiError, call } from "./call.ts";
 import { api } from "./client.ts";
-import { clearClientSession, isSuccess, readJson } from "./http.ts";
+import { clearClientSession } from "./http.ts";
 
 export type { CurrentUser };
 
@@ -19,22 +20,12 @@ export const LOGOUT_FAILED_LOG = "Server logout failed, clearing client session 
  */
 export async function checkSession(): Promise<SessionCheck> {
   try {
-    const allowed = await api.auth.allowed.$get();
-    if (!allowed.ok) return { allowed: false, status: allowed.status };
-    if (!(await readJson(allowed))) return { allowed: false, status: 0 };
-
-    const userResponse = await api.auth.user.$get();
-    if (!userResponse.ok) return { allowed: false, status: userResponse.status };
-    const user = await readJson<CurrentUser>(userResponse);
+    if (!(await call(api.auth.allowed.$get()))) return { allowed: false, status: 0 };
+    const user = await call(api.auth.user.$get()) as CurrentUser | undefined;
     return user ? { allowed: true, user } : { allowed: false, status: 0 };
-  } catch {
-    return { allowed: false, status: 0 };
+  } catch (error) {
+    return { allowed: false, status: error instanceof ApiError ? error.status : 0 };
   }
-}
-
-/** POST /auth/login. The caller reads the status and the error message. */
-export function login(username: string, password: string) {
-  return api.auth.login.$post({ json: { username, password } });
 }
 
 /**
@@ -43,20 +34,9 @@ export function login(username: string, password: string) {
  */
 export async function logout(): Promise<void> {
   try {
-    const response = await api.auth.logout.$post();
-    if (!isSuccess(response)) console.warn(LOGOUT_FAILED_LOG);
+    await call(api.auth.logout.$post());
   } catch {
     console.warn(LOGOUT_FAILED_LOG);
   }
   clearClientSession();
-}
-
-/** POST /auth/reset-password with the username as a bare JSON string, as the contract says. */
-export function requestPasswordReset(username: string) {
-  return api.auth["reset-password"].$post({ json: username });
-}
-
-/** POST /auth/reset-password/complete; 204 means the new password is set. */
-export function completePasswordReset(token: string, newPassword: string) {
-  return api.auth["reset-password"].complete.$post({ json: { token, newPassword } });
 }

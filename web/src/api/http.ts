@@ -109,31 +109,3 @@ export async function apiFetch(input: RequestInfo | URL, init?: RequestInit): Pr
   }
   return fetch(spare, withDefaults(init));
 }
-
-/**
- * What the helpers below read of a response; also satisfied by the typed client's responses,
- * which lack some members of Deno's Response type.
- */
-export type ResponseLike = Pick<Response, "status" | "text">;
-
-/** Reads a JSON body, or undefined when there is none or it is not JSON. */
-export async function readJson<T = unknown>(response: ResponseLike): Promise<T | undefined> {
-  const text = await response.text();
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text) as T;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The `message` of an error body (`{message, errors?}`), when there is one. */
-export async function readErrorMessage(response: ResponseLike): Promise<string | undefined> {
-  const body = await readJson<{ message?: unknown }>(response);
-  return typeof body?.message === "string" && body.message ? body.message : undefined;
-}
-
-/** True for the statuses the spec counts as success. */
-export function isSuccess(response: Pick<Response, "status">): boolean {
-  return response.status === 200 || response.status === 204;
-}

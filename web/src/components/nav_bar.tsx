@@ -2,8 +2,8 @@ import { Box, Button, Dialog, DropdownMenu, Flex, Separator, Text } from "@radix
 import { useAtomValue } from "jotai";
 import { useState } from "react";
 import { Link, useLocation } from "wouter";
-import { currentUserAtom, permissionsOf } from "../state/session.ts";
-import { isCurrent, type NavItem, navItemsFor } from "./nav_items.ts";
+import { currentUserAtom, type Permissions, permissionsOf } from "../state/session.ts";
+import { isCurrent, type NavItem } from "./nav_items.ts";
 import { ThemeToggle } from "./theme_toggle.tsx";
 import { useLogout } from "./use_logout.ts";
 
@@ -94,8 +94,10 @@ function MobileDrawer({ items }: { items: NavItem[] }) {
 }
 
 /** The top bar of every guarded page: menu by flags, account menu and theme toggle. */
-export function NavBar() {
-  const items = navItemsFor(permissionsOf(useAtomValue(currentUserAtom)));
+export function NavBar(
+  { itemsFor }: { itemsFor(permissions: Permissions): NavItem[] },
+) {
+  const items = itemsFor(permissionsOf(useAtomValue(currentUserAtom)));
   return (
     <Box asChild px="4" py="3" className="nav-bar">
       <header>

@@ -1,6 +1,9 @@
 import { useEffect, useState } from "react";
 
-/** Breakpoints of the spec (part 1, section 9). */
+// Breakpoints of the spec (part 1, section 9; part 2, section 9).
+/** From here the column-priority rule of tables counts as tablet (below it: mobile). */
+export const MOBILE_MIN_WIDTH = 640;
+/** From here list pages may show a table (below it: cards only). */
 export const TABLET_MIN_WIDTH = 768;
 export const DESKTOP_MIN_WIDTH = 1024;
 

@@ -10,7 +10,6 @@ import {
   Heading,
   Link as RadixLink,
   Select,
-  Switch,
   Text,
 } from "@radix-ui/themes";
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
@@ -29,20 +28,23 @@ import {
   sourceTypeName,
   WEEKDAY_NAMES,
 } from "../../../../shared/contract/notifications.ts";
-import { fetchSources } from "../../api/order_tracking.ts";
+import { messageOr } from "../../api/call.ts";
+import { SwitchField } from "../../components/form_fields.tsx";
 import { TextField } from "../../components/text_field.tsx";
+import { useResource } from "../../components/use_resource.ts";
 import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
 import {
   type CronValidationResult,
   type EmailInfo,
   fetchEmailInfo,
   fetchNotificationSetting,
+  fetchNotificationSources,
   type NotificationSetting,
   saveNotificationSetting,
   sendTestNotification,
   validateCronExpression,
 } from "./api.ts";
-import { ALL_SOURCES } from "./setting_list_page.tsx";
+import { ALL_SOURCES } from "./display.ts";
 
 /** Pause after the last keystroke before the cron expression is checked (spec section 9). */
 export const CRON_CHECK_DELAY_MS = 500;
@@ -128,19 +130,6 @@ function SelectField(
 }
 
 /** A labelled on/off switch. */
-function SwitchField(
-  { label, checked, onChange }: { label: string; checked: boolean; onChange(on: boolean): void },
-) {
-  return (
-    <Text as="label" size="2" weight="medium">
-      <Flex gap="2" align="center">
-        <Switch checked={checked} onCheckedChange={onChange} />
-        {label}
-      </Flex>
-    </Text>
-  );
-}
-
 function FormCard({ title, children }: { title: string; children: ReactNode }) {
   const id = useId();
   return (
@@ -200,10 +189,6 @@ export default function NotificationSettingEditPage() {
   const params = useParams<{ settingId: string }>();
   const [, navigate] = useLocation();
   const [settingId, setSettingId] = useState(() => Number(params.settingId) || 0);
-  const [loaded, setLoaded] = useState(() => (Number(params.settingId) || 0) === 0);
-  const [loadError, setLoadError] = useState<string | null>(null);
-  const [emailInfo, setEmailInfo] = useState<EmailInfo | null>(null);
-  const [trackingSources, setTrackingSources] = useState<Option[]>([]);
   const [saveError, setSaveError] = useState<string | null>(null);
   const [test, setTest] = useState<TestState>({ kind: "idle" });
   const [cron, setCron] = useState<CronState>({ kind: "none" });
@@ -220,40 +205,48 @@ export default function NotificationSettingEditPage() {
       defaultValues: NEW_NOTIFICATION_FORM,
     });
 
-  useEffect(() => {
-    fetchEmailInfo().then(setEmailInfo).catch((error) =>
-      console.error("Error fetching e-mail info", error)
-    );
-    // Only order tracking keeps its sources in a table yet; the list needs the orderUser flag.
-    fetchSources().then((sources) =>
-      setTrackingSources(
-        sources.map((source) => ({ value: String(source.id), label: source.sourceName })),
-      )
-    ).catch((error) => console.error("Error fetching order tracking sources", error));
-  }, []);
-
-  useEffect(() => {
-    const id = Number(params.settingId) || 0;
-    if (id === 0) return;
-    let cancelled = false;
-    setLoaded(false);
-    fetchNotificationSetting(id).then((setting) => {
-      if (!cancelled) reset(settingToForm(setting));
-    }).catch((error) => {
-      console.error(error);
-      if (!cancelled) setLoadError(NOTIFICATION_MESSAGES.loadFailed);
-    }).finally(() => {
-      if (!cancelled) setLoaded(true);
-    });
-    return () => {
-      cancelled = true;
-    };
-  }, [params.settingId, reset]);
+  const emailInfo = useResource(
+    ["notification-email-info"],
+    (signal) =>
+      fetchEmailInfo(signal).catch((error) => {
+        console.error("Error fetching e-mail info", error);
+        throw error;
+      }),
+  );
+  // The live sources of the chosen type (any flag may list them: docs/notifications.md).
+  const sourceTypeId = watch("sourceTypeId");
+  const typeSources = useResource(
+    sourceTypeId ? ["notification-sources", sourceTypeId] : null,
+    (signal) =>
+      fetchNotificationSources(sourceTypeId, signal).then(
+        (sources): Option[] =>
+          sources.map((source) => ({ value: String(source.id), label: source.sourceName })),
+        (error) => {
+          console.error("Error fetching the sources of the chosen type", error);
+          throw error;
+        },
+      ),
+  );
+  const routeId = Number(params.settingId) || 0;
+  const setting = useResource(
+    routeId === 0 ? null : ["notification-setting", routeId],
+    async (signal) => {
+      try {
+        const loaded = await fetchNotificationSetting(routeId, signal);
+        reset(settingToForm(loaded));
+        return loaded;
+      } catch (error) {
+        if (!signal.aborted) console.error(error);
+        throw error;
+      }
+    },
+  );
+  const loaded = !setting.loading;
+  const loadError = setting.error ? NOTIFICATION_MESSAGES.loadFailed : null;
 
   const interval = watch("notificationInterval");
   const cronExpression = watch("cronExpression");
   const timeZone = watch("timeZone");
-  const sourceTypeId = watch("sourceTypeId");
   const sourceId = watch("sourceId") as number | null;
   const sourceName = watch("sourceName");
 
@@ -263,23 +256,25 @@ export default function NotificationSettingEditPage() {
       setCron({ kind: "none" });
       return;
     }
-    let cancelled = false;
+    const controller = new AbortController();
+    const cancelled = () => controller.signal.aborted;
     const timer = setTimeout(() => {
-      validateCronExpression(cronExpression.trim(), timeZone.trim())
-        .then((result) => !cancelled && setCron({ kind: "checked", result }))
+      validateCronExpression(cronExpression.trim(), timeZone.trim(), controller.signal)
+        .then((result) => !cancelled() && setCron({ kind: "checked", result }))
         .catch((error) => {
+          if (cancelled()) return;
           console.error(error);
-          if (!cancelled) setCron({ kind: "failed" });
+          setCron({ kind: "failed" });
         });
     }, CRON_CHECK_DELAY_MS);
     return () => {
-      cancelled = true;
+      controller.abort();
       clearTimeout(timer);
     };
   }, [interval, cronExpression, timeZone]);
 
   const sourceOptions: Option[] = [{ value: ALL, label: ALL_SOURCES }];
-  if (sourceTypeId === 3) sourceOptions.push(...trackingSources);
+  sourceOptions.push(...(typeSources.data ?? []));
   if (sourceId != null && !sourceOptions.some((option) => option.value === String(sourceId))) {
     sourceOptions.push({ value: String(sourceId), label: sourceName || `Source ${sourceId}` });
   }
@@ -298,8 +293,7 @@ export default function NotificationSettingEditPage() {
         setSettingId(saved.id);
       } catch (error) {
         console.error(error);
-        const message = (error as { serverMessage?: string }).serverMessage;
-        if (message) failure = message;
+        failure = messageOr(error, failure);
         throw error;
       }
     });
@@ -337,8 +331,7 @@ export default function NotificationSettingEditPage() {
       );
     } catch (error) {
       console.error(error);
-      const message = (error as { serverMessage?: string }).serverMessage ||
-        NOTIFICATION_MESSAGES.testFailed;
+      const message = messageOr(error, NOTIFICATION_MESSAGES.testFailed);
       setTest({ kind: "error", message, autoClear: false });
     }
   };
@@ -530,7 +523,7 @@ export default function NotificationSettingEditPage() {
             </Grid>
           </FormCard>
 
-          <EmailConfigurationCard info={emailInfo} />
+          <EmailConfigurationCard info={emailInfo.data ?? null} />
 
           {saveError && (
             <Callout.Root color="red" role="alert">

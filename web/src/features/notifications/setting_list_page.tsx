@@ -1,17 +1,5 @@
-import {
-  Badge,
-  Button,
-  Card,
-  Container,
-  Flex,
-  Grid,
-  Heading,
-  Select,
-  Table,
-  Text,
-  VisuallyHidden,
-} from "@radix-ui/themes";
-import { useEffect, useId, useMemo, useState } from "react";
+import { Badge, Button, Card, Flex, Grid, Heading, Select, Text } from "@radix-ui/themes";
+import { useId, useMemo, useState } from "react";
 import { Link } from "wouter";
 import {
   NOTIFICATION_INTERVALS,
@@ -24,19 +12,17 @@ import {
   intervalLabel,
   splitLabels,
 } from "../../../../shared/notifications/labels.ts";
-import { DeleteDialog } from "../../components/delete_dialog.tsx";
-import { ListViewToggle, useListView } from "../../components/list_view.tsx";
-import { TABLET_MIN_WIDTH } from "../../components/use_min_width.ts";
+import { type DataColumn, DataTable } from "../../components/data_table.tsx";
+import { ListPage } from "../../components/list_page.tsx";
+import { useResource } from "../../components/use_resource.ts";
 import {
   deleteNotificationSetting,
   fetchNotificationSettings,
   type NotificationSetting,
 } from "./api.ts";
+import { displayName, lastSentText } from "./display.ts";
 
 const ALL = "all";
-/** The name shown for a setting about every source of its type. */
-export const ALL_SOURCES = "All sources";
-
 /** Source type badge styles (spec part 2, section 2). */
 const TYPE_BADGE: Record<
   SourceTypeName,
@@ -57,16 +43,6 @@ function TypeBadge({ type }: { type: SourceTypeName }) {
 
 function EnabledBadge({ enabled }: { enabled: boolean }) {
   return <Badge color={enabled ? "green" : "gray"}>{enabled ? "Enabled" : "Disabled"}</Badge>;
-}
-
-const displayName = (setting: NotificationSetting) => setting.sourceName || ALL_SOURCES;
-
-/** "Nov 23, 2026, 7:00 AM", or "Never". */
-export function lastSentText(value: string | null): string {
-  if (!value) return "Never";
-  const date = new Date(value);
-  if (Number.isNaN(date.getTime())) return "Never";
-  return date.toLocaleString("en-US", { dateStyle: "medium", timeStyle: "short" });
 }
 
 function Includes({ setting, shown }: { setting: NotificationSetting; shown: number }) {
@@ -129,61 +105,33 @@ function Filter({ label, value, onChange, options }: FilterProps) {
 }
 
 interface ViewProps {
-  settings: NotificationSetting[];
+  settings: readonly NotificationSetting[];
   askDelete(setting: NotificationSetting): void;
 }
 
 const EMPTY = "No notification settings found.";
 
-function SettingsTable({ settings, askDelete }: ViewProps) {
-  return (
-    <Table.Root variant="surface">
-      <VisuallyHidden asChild>
-        <caption>Notification settings</caption>
-      </VisuallyHidden>
-      <Table.Header>
-        <Table.Row>
-          <Table.ColumnHeaderCell>Source Type</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Source Name</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Enabled</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Interval</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Includes</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Last Sent</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Actions</Table.ColumnHeaderCell>
-        </Table.Row>
-      </Table.Header>
-      <Table.Body>
-        {settings.length === 0 && (
-          <Table.Row>
-            <Table.Cell colSpan={7}>{EMPTY}</Table.Cell>
-          </Table.Row>
-        )}
-        {settings.map((setting) => (
-          <Table.Row key={setting.id}>
-            <Table.Cell>
-              <TypeBadge type={setting.sourceType} />
-            </Table.Cell>
-            <Table.RowHeaderCell>{displayName(setting)}</Table.RowHeaderCell>
-            <Table.Cell>
-              <EnabledBadge enabled={setting.notificationEnabled} />
-            </Table.Cell>
-            <Table.Cell>{intervalLabel(setting)}</Table.Cell>
-            <Table.Cell>
-              <Includes setting={setting} shown={2} />
-            </Table.Cell>
-            <Table.Cell>{lastSentText(setting.lastNotificationSent)}</Table.Cell>
-            <Table.Cell>
-              <Actions setting={setting} onDelete={() => askDelete(setting)} />
-            </Table.Cell>
-          </Table.Row>
-        ))}
-      </Table.Body>
-    </Table.Root>
-  );
-}
+const columns = (askDelete: (setting: NotificationSetting) => void): DataColumn<
+  NotificationSetting
+>[] => [
+  { key: "type", header: "Source Type", cell: (s) => <TypeBadge type={s.sourceType} /> },
+  { key: "name", header: "Source Name", rowHeader: true, cell: displayName },
+  {
+    key: "enabled",
+    header: "Enabled",
+    cell: (s) => <EnabledBadge enabled={s.notificationEnabled} />,
+  },
+  { key: "interval", header: "Interval", cell: intervalLabel },
+  { key: "includes", header: "Includes", cell: (s) => <Includes setting={s} shown={2} /> },
+  { key: "lastSent", header: "Last Sent", cell: (s) => lastSentText(s.lastNotificationSent) },
+  {
+    key: "actions",
+    header: "Actions",
+    cell: (s) => <Actions setting={s} onDelete={() => askDelete(s)} />,
+  },
+];
 
 function SettingCards({ settings, askDelete }: ViewProps) {
-  if (settings.length === 0) return <Text as="p">{EMPTY}</Text>;
   return (
     <Grid columns={{ initial: "1", sm: "2", lg: "3" }} gap="3">
       {settings.map((setting) => (
@@ -212,77 +160,88 @@ function SettingCards({ settings, askDelete }: ViewProps) {
 
 /** /notification-settings: filters, the count line, table or cards, Add, Edit and Delete. */
 export default function NotificationSettingListPage() {
-  const { view, chosen, setChosen, canChoose } = useListView(TABLET_MIN_WIDTH);
-  const [settings, setSettings] = useState<NotificationSetting[]>([]);
-  const [deleting, setDeleting] = useState<NotificationSetting | null>(null);
+  const list = useResource(
+    ["notification-settings"],
+    (signal) =>
+      fetchNotificationSettings(signal).catch((error) => {
+        if (!signal.aborted) console.error("Error fetching notification settings", error);
+        throw error;
+      }),
+  );
+  // A failed load shows the empty list, as before the first answer.
+  const settings = list.data ?? (list.error ? [] : undefined);
+  const all = settings ?? [];
   const [sourceName, setSourceName] = useState(ALL);
   const [sourceType, setSourceType] = useState(ALL);
   const [interval, setIntervalFilter] = useState(ALL);
 
-  useEffect(() => {
-    fetchNotificationSettings().then(setSettings).catch((error) =>
-      console.error("Error fetching notification settings", error)
-    );
-  }, []);
-
   const names = useMemo(
-    () => [...new Set(settings.map(displayName))].sort((a, b) => a.localeCompare(b)),
+    () => [...new Set(all.map(displayName))].sort((a, b) => a.localeCompare(b)),
     [settings],
   );
-  const shown = settings.filter((setting) =>
+  const shown = settings?.filter((setting) =>
     (sourceName === ALL || displayName(setting) === sourceName) &&
     (sourceType === ALL || setting.sourceType === sourceType) &&
     (interval === ALL || setting.notificationInterval === interval)
   );
 
-  const confirmDelete = async () => {
-    if (!deleting) return false;
-    try {
-      await deleteNotificationSetting(deleting.id);
-      setSettings((current) => current.filter((setting) => setting.id !== deleting.id));
-      return true;
-    } catch (error) {
-      console.error("Error deleting notification setting", error);
-      return false;
-    }
-  };
-
-  const props = { settings: shown, askDelete: setDeleting };
   return (
-    <Container size="4" p="4">
-      <Flex justify="between" align="center" wrap="wrap" gap="3" mb="4">
-        <Heading as="h1">Notification Settings</Heading>
-        <Flex gap="3" align="center">
-          {canChoose && <ListViewToggle value={chosen} onChange={setChosen} />}
-          <Button asChild>
-            <Link href="/notification-settings/edit/0">Add Notification Setting</Link>
-          </Button>
-        </Flex>
-      </Flex>
-      <Grid columns={{ initial: "1", sm: "3" }} gap="3" mb="3">
-        <Filter label="Source Name" value={sourceName} onChange={setSourceName} options={names} />
-        <Filter
-          label="Source Type"
-          value={sourceType}
-          onChange={setSourceType}
-          options={SOURCE_TYPE_IDS.map(sourceTypeName)}
+    <ListPage
+      title="Notification Settings"
+      addHref="/notification-settings/edit/0"
+      addLabel="Add Notification Setting"
+      rows={shown}
+      loadingLabel="Loading notification settings"
+      emptyCards={EMPTY}
+      above={
+        <>
+          <Grid columns={{ initial: "1", sm: "3" }} gap="3" mb="3">
+            <Filter
+              label="Source Name"
+              value={sourceName}
+              onChange={setSourceName}
+              options={names}
+            />
+            <Filter
+              label="Source Type"
+              value={sourceType}
+              onChange={setSourceType}
+              options={SOURCE_TYPE_IDS.map(sourceTypeName)}
+            />
+            <Filter
+              label="Interval"
+              value={interval}
+              onChange={setIntervalFilter}
+              options={NOTIFICATION_INTERVALS}
+            />
+          </Grid>
+          <Text as="p" size="2" color="gray" mb="3">
+            Showing {shown?.length ?? 0} of {all.length} notification settings
+          </Text>
+        </>
+      }
+      table={(rows, { askDelete }) => (
+        <DataTable
+          rows={rows}
+          columns={columns(askDelete)}
+          rowKey={(setting) => setting.id}
+          caption="Notification settings"
+          empty={EMPTY}
         />
-        <Filter
-          label="Interval"
-          value={interval}
-          onChange={setIntervalFilter}
-          options={NOTIFICATION_INTERVALS}
-        />
-      </Grid>
-      <Text as="p" size="2" color="gray" mb="3">
-        Showing {shown.length} of {settings.length} notification settings
-      </Text>
-      {view === "table" ? <SettingsTable {...props} /> : <SettingCards {...props} />}
-      <DeleteDialog
-        name={deleting?.name ?? null}
-        onCancel={() => setDeleting(null)}
-        onConfirm={confirmDelete}
-      />
-    </Container>
+      )}
+      cards={(rows, { askDelete }) => <SettingCards settings={rows} askDelete={askDelete} />}
+      deletion={{
+        nameOf: (setting) => setting.name,
+        remove: async (setting) => {
+          try {
+            await deleteNotificationSetting(setting.id);
+          } catch (error) {
+            console.error("Error deleting notification setting", error);
+            throw error;
+          }
+          list.setData((current) => current?.filter((row) => row.id !== setting.id));
+        },
+      }}
+    />
   );
 }

@@ -8,7 +8,7 @@ import {
   vendorAliasForm,
 } from "../../../../shared/contract/order_submission.ts";
 import { TextField } from "../../components/text_field.tsx";
-import { formResolver } from "./fields.tsx";
+import { formResolver } from "../../components/form_fields.tsx";
 
 interface Props {
   aliases: VendorAlias[];

@@ -1,8 +1,8 @@
 /**
  * Calls of the order submission contract (spec part 2, section 7): order submission sources,
- * vendor sources and aliases, and the two pickers the edit pages need. Readers throw
- * `RequestFailed` unless the server answers 200 with a body; writers return the response so the
- * pages can read its status and text.
+ * vendor sources and aliases, and the two pickers the edit pages need. Each is one `call(...)`
+ * over the typed client; failures throw `ApiError` (web/src/api/call.ts), whose `text` keeps the
+ * raw body the vendor save banner reads. Loaders take an AbortSignal.
  */
 import type {
   OrderSubmissionSource,
@@ -12,83 +12,90 @@ import type {
   OrderVendorSourceSave,
   PickerPair,
 } from "../../../../shared/contract/order_submission.ts";
+import { call } from "../../api/call.ts";
 import { api } from "../../api/client.ts";
-import { apiFetch, isSuccess, readJson } from "../../api/http.ts";
 
 export type { OrderSubmissionSource, OrderVendorSource, OrderVendorSourceListEntry, PickerPair };
 
-/** Thrown by the readers when the server does not answer 200 with a body. */
-export class RequestFailed extends Error {
-  constructor(readonly status: number) {
-    super(`Request failed with status ${status}`);
-  }
-}
-
-async function bodyOf<T>(response: { status: number; text(): Promise<string> }): Promise<T> {
-  const body = isSuccess(response) ? await readJson<T>(response) : undefined;
-  if (body === undefined) throw new RequestFailed(response.status);
-  return body;
-}
-
 const calls = api.api["order-submission"];
+const init = (signal?: AbortSignal) => ({ init: { signal } });
 
 /** GET /api/order-submission/sources/active */
-export async function fetchSubmissionSources(): Promise<OrderSubmissionSource[]> {
-  return await bodyOf(await calls.sources.active.$get());
+export function fetchSubmissionSources(signal?: AbortSignal): Promise<OrderSubmissionSource[]> {
+  return call(calls.sources.active.$get(undefined, init(signal))) as Promise<
+    OrderSubmissionSource[]
+  >;
 }
 
 /** GET /api/order-submission/sources/get/{id} */
-export async function fetchSubmissionSource(id: number): Promise<OrderSubmissionSource> {
-  return await bodyOf(await calls.sources.get[":id"].$get({ param: { id: String(id) } }));
+export function fetchSubmissionSource(
+  id: number,
+  signal?: AbortSignal,
+): Promise<OrderSubmissionSource> {
+  return call(
+    calls.sources.get[":id"].$get({ param: { id: String(id) } }, init(signal)),
+  ) as Promise<OrderSubmissionSource>;
 }
 
-/** POST /api/order-submission/sources/save (form plus Id) */
-export function saveSubmissionSource(payload: OrderSubmissionSourceSave): Promise<Response> {
-  return apiFetch("/api/order-submission/sources/save", {
-    method: "POST",
-    body: JSON.stringify(payload),
-  });
+/** POST /api/order-submission/sources/save (form plus Id); answers the stored source. */
+export function saveSubmissionSource(
+  payload: OrderSubmissionSourceSave,
+): Promise<{ id?: number } | undefined> {
+  // deno-lint-ignore no-explicit-any
+  return call(calls.sources.save.$post({ json: payload as any })) as Promise<
+    { id?: number } | undefined
+  >;
 }
 
 /** POST /api/order-submission/sources/delete/{id} */
-export function deleteSubmissionSource(id: number) {
-  return calls.sources.delete[":id"].$post({ param: { id: String(id) } });
+export async function deleteSubmissionSource(id: number): Promise<void> {
+  await call(calls.sources.delete[":id"].$post({ param: { id: String(id) } }));
 }
 
 /** GET /api/order-submission/order-submission-list: parent source picker pairs. */
-export async function fetchSubmissionSourcePicker(): Promise<PickerPair[]> {
-  return await bodyOf(await calls["order-submission-list"].$get());
+export function fetchSubmissionSourcePicker(signal?: AbortSignal): Promise<PickerPair[]> {
+  return call(calls["order-submission-list"].$get(undefined, init(signal))) as Promise<
+    PickerPair[]
+  >;
 }
 
 /** GET /api/email-sources/email-list: e-mail source picker pairs. */
-export async function fetchEmailSourcePicker(): Promise<PickerPair[]> {
-  return await bodyOf(await apiFetch("/api/email-sources/email-list"));
+export function fetchEmailSourcePicker(signal?: AbortSignal): Promise<PickerPair[]> {
+  return call(api.api["email-sources"]["email-list"].$get(undefined, init(signal))) as Promise<
+    PickerPair[]
+  >;
 }
 
 /** GET /api/order-submission/vendor/active */
-export async function fetchVendors(): Promise<OrderVendorSourceListEntry[]> {
-  return await bodyOf(await calls.vendor.active.$get());
+export function fetchVendors(signal?: AbortSignal): Promise<OrderVendorSourceListEntry[]> {
+  return call(calls.vendor.active.$get(undefined, init(signal))) as Promise<
+    OrderVendorSourceListEntry[]
+  >;
 }
 
 /** GET /api/order-submission/vendor/get/{vendorId} */
-export async function fetchVendor(id: number): Promise<OrderVendorSource> {
-  return await bodyOf(await calls.vendor.get[":id"].$get({ param: { id: String(id) } }));
+export function fetchVendor(id: number, signal?: AbortSignal): Promise<OrderVendorSource> {
+  return call(
+    calls.vendor.get[":id"].$get({ param: { id: String(id) } }, init(signal)),
+  ) as Promise<OrderVendorSource>;
 }
 
 /** POST /api/order-submission/vendor/save: the vendor with its aliases and template. */
-export function saveVendor(payload: OrderVendorSourceSave): Promise<Response> {
-  return apiFetch("/api/order-submission/vendor/save", {
-    method: "POST",
-    body: JSON.stringify(payload),
-  });
+export function saveVendor(
+  payload: OrderVendorSourceSave,
+): Promise<OrderVendorSource | undefined> {
+  // deno-lint-ignore no-explicit-any
+  return call(calls.vendor.save.$post({ json: payload as any })) as Promise<
+    OrderVendorSource | undefined
+  >;
 }
 
 /** POST /api/order-submission/vendor/delete/{id} */
-export function deleteVendor(id: number) {
-  return calls.vendor.delete[":id"].$post({ param: { id: String(id) } });
+export async function deleteVendor(id: number): Promise<void> {
+  await call(calls.vendor.delete[":id"].$post({ param: { id: String(id) } }));
 }
 
 /** POST /api/order-submission/vendor/alias/delete/{id} */
-export function deleteVendorAlias(id: number) {
-  return calls.vendor.alias.delete[":id"].$post({ param: { id: String(id) } });
+export async function deleteVendorAlias(id: number): Promise<void> {
+  await call(calls.vendor.alias.delete[":id"].$post({ param: { id: String(id) } }));
 }

@@ -1,27 +1,47 @@
-/** The order submission pages' route entries, spread into the app's guarded route table. */
 import { lazy } from "react";
+import type { Feature } from "../feature.ts";
 
-/** Sources list and edit, vendor list and edit (spec part 2, section 2). */
-export const ORDER_SUBMISSION_ROUTES = [
-  {
-    path: "/order-submission/sources",
-    Page: lazy(() => import("./source_list_page.tsx")),
-  },
-  {
-    path: "/order-submission/sources/edit/:sourceId",
-    Page: lazy(() => import("./source_edit_page.tsx")),
-  },
-  {
-    path: "/order-submission/vendor",
-    Page: lazy(() => import("./vendor_list_page.tsx")),
-  },
-  {
-    path: "/order-submission/vendor/edit/:vendorId",
-    Page: lazy(() => import("./vendor_edit_page.tsx")),
-  },
-  // "0 (or missing) creates"
-  {
-    path: "/order-submission/vendor/edit",
-    Page: lazy(() => import("./vendor_edit_page.tsx")),
-  },
-] as const;
+/** Order submission sources and vendors (spec part 2, section 2). */
+export const orderSubmission: Feature = {
+  name: "order_submission",
+  routes: [
+    {
+      path: "/order-submission/sources",
+      guard: "user",
+      Page: lazy(() => import("./source_list_page.tsx")),
+      hubCard: {
+        title: "Order Submission Sources",
+        description: "Incoming order files to be split and submitted to vendors.",
+        order: 40,
+        visible: (p) => p.submissionUser,
+      },
+    },
+    {
+      path: "/order-submission/sources/edit/:sourceId",
+      guard: "user",
+      Page: lazy(() => import("./source_edit_page.tsx")),
+    },
+    {
+      path: "/order-submission/vendor",
+      guard: "user",
+      Page: lazy(() => import("./vendor_list_page.tsx")),
+      hubCard: {
+        title: "Submission Vendor Sources",
+        description: "Per-vendor submission settings, templates and field mapping.",
+        order: 50,
+        visible: (p) => p.submissionUser,
+      },
+    },
+    {
+      path: "/order-submission/vendor/edit/:vendorId",
+      guard: "user",
+      Page: lazy(() => import("./vendor_edit_page.tsx")),
+    },
+    // "0 (or missing) creates"
+    {
+      path: "/order-submission/vendor/edit",
+      guard: "user",
+      Page: lazy(() => import("./vendor_edit_page.tsx")),
+    },
+  ],
+};

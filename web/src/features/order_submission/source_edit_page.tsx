@@ -1,5 +1,5 @@
 import { Button, Card, Container, Flex, Grid, Heading, Text } from "@radix-ui/themes";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 import { type Control, Controller, useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { Link, useParams } from "wouter";
@@ -10,16 +10,17 @@ import {
   orderSubmissionSourceForm,
   orderSubmissionSourceFormToSave,
 } from "../../../../shared/contract/order_submission.ts";
-import { isSuccess, readErrorMessage } from "../../api/http.ts";
-import { TextField } from "../../components/text_field.tsx";
-import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
+import { ApiError, messageOr } from "../../api/call.ts";
 import {
-  fetchEmailSourcePicker,
-  fetchSubmissionSource,
-  type PickerPair,
-  saveSubmissionSource,
-} from "./api.ts";
-import { formResolver, PickerField, SwitchField } from "./fields.tsx";
+  formResolver,
+  pairOptions,
+  SelectField,
+  SwitchField,
+} from "../../components/form_fields.tsx";
+import { TextField } from "../../components/text_field.tsx";
+import { useResource } from "../../components/use_resource.ts";
+import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
+import { fetchEmailSourcePicker, fetchSubmissionSource, saveSubmissionSource } from "./api.ts";
 
 /** Texts of spec part 2, sections 2 and 8. */
 export const SOURCE_TEXTS = {
@@ -72,9 +73,7 @@ function SwitchControl(
 export default function SourceEditPage() {
   const params = useParams<{ sourceId: string }>();
   const [sourceId, setSourceId] = useState(() => Number(params.sourceId) || 0);
-  const [emailSources, setEmailSources] = useState<PickerPair[]>([]);
   const { state: saveState, run } = useSaveState(3000);
-  const [loaded, setLoaded] = useState(() => (Number(params.sourceId) || 0) === 0);
   const { register, handleSubmit, control, reset, watch, formState: { errors } } = useForm<
     OrderSubmissionSourceForm
   >({
@@ -82,43 +81,50 @@ export default function SourceEditPage() {
     defaultValues: NEW_ORDER_SUBMISSION_SOURCE_FORM,
   });
 
-  useEffect(() => {
-    const id = Number(params.sourceId) || 0;
-    let cancelled = false;
-    fetchEmailSourcePicker().then((list) => !cancelled && setEmailSources(list)).catch(
-      (error) => {
-        console.error(error);
-        toast.error(SOURCE_TEXTS.emailSourcesFailed);
-      },
-    );
-    if (id !== 0) {
-      setLoaded(false);
-      fetchSubmissionSource(id).then((source) => {
-        if (!cancelled) reset(sourceToForm(source));
-      }).catch((error) => {
-        console.error(error);
-        toast.error(SOURCE_TEXTS.loadFailed);
-      }).finally(() => !cancelled && setLoaded(true));
-    }
-    return () => {
-      cancelled = true;
-    };
-  }, [params.sourceId, reset]);
+  const emailSources = useResource(
+    ["submission-email-sources"],
+    (signal) =>
+      fetchEmailSourcePicker(signal).catch((error) => {
+        if (!signal.aborted) {
+          console.error(error);
+          toast.error(SOURCE_TEXTS.emailSourcesFailed);
+        }
+        throw error;
+      }),
+  );
+  const routeId = Number(params.sourceId) || 0;
+  const source = useResource(
+    routeId === 0 ? null : ["submission-source", routeId],
+    async (signal) => {
+      try {
+        const loaded = await fetchSubmissionSource(routeId, signal);
+        reset(sourceToForm(loaded));
+        return loaded;
+      } catch (error) {
+        if (!signal.aborted) {
+          console.error(error);
+          toast.error(SOURCE_TEXTS.loadFailed);
+        }
+        throw error;
+      }
+    },
+  );
+  const loaded = !source.loading;
 
   const onSubmit = async (values: OrderSubmissionSourceForm) => {
     let failure: string = SOURCE_TEXTS.tryAgain;
     const ok = await run(async () => {
-      const response = await saveSubmissionSource(
-        orderSubmissionSourceFormToSave(sourceId, values),
-      );
-      if (!isSuccess(response)) {
-        failure = response.status < 400
+      try {
+        const body = await saveSubmissionSource(
+          orderSubmissionSourceFormToSave(sourceId, values),
+        );
+        if (body?.id) setSourceId(body.id);
+      } catch (error) {
+        failure = error instanceof ApiError && !error.isNetworkFailure && error.status < 400
           ? SOURCE_TEXTS.unexpected
-          : (await readErrorMessage(response)) ?? SOURCE_TEXTS.tryAgain;
-        throw new Error(failure);
+          : messageOr(error, SOURCE_TEXTS.tryAgain);
+        throw error;
       }
-      const body = await response.json().catch(() => null) as { id?: number } | null;
-      if (body?.id) setSourceId(body.id);
     });
     if (ok) toast.success(SOURCE_TEXTS.saved);
     else toast.error(failure);
@@ -151,11 +157,11 @@ export default function SourceEditPage() {
                   control={control}
                   name="emailSourceId"
                   render={({ field }) => (
-                    <PickerField
+                    <SelectField
                       label="Email Source"
                       value={field.value}
                       onChange={field.onChange}
-                      options={emailSources}
+                      options={pairOptions(emailSources.data ?? [])}
                       placeholder="Choose an e-mail source"
                       error={errors.emailSourceId?.message}
                     />

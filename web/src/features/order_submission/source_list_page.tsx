@@ -1,50 +1,81 @@
 import {
   Badge,
-  Button,
   Card,
   Checkbox,
-  Container,
   DropdownMenu,
   Flex,
   Grid,
   Heading,
   IconButton,
   Switch,
-  Table,
   Text,
 } from "@radix-ui/themes";
-import { type ReactNode, useEffect, useState } from "react";
-import { Link, useLocation } from "wouter";
-import { isSuccess } from "../../api/http.ts";
-import { DeleteDialog } from "../../components/delete_dialog.tsx";
-import { ListViewToggle, useListView } from "../../components/list_view.tsx";
-import { TABLET_MIN_WIDTH } from "../../components/use_min_width.ts";
+import { useLocation } from "wouter";
+import { type DataColumn, DataTable, SOURCE_LIST_HINTS } from "../../components/data_table.tsx";
+import { ListPage } from "../../components/list_page.tsx";
+import { useResource } from "../../components/use_resource.ts";
+import { useSelection } from "../../components/use_selection.ts";
 import {
   deleteSubmissionSource,
   fetchSubmissionSources,
   type OrderSubmissionSource,
 } from "./api.ts";
-import { type Priority, useColumnPriority } from "./column_priority.ts";
 
 const yesNo = (on: boolean) => on ? "Yes" : "No";
 
-interface Column {
-  header: string;
-  priority: Priority;
-  cell(source: OrderSubmissionSource): ReactNode;
+/** The table's columns and their priorities (the spec leaves them open; docs say why). */
+function columnsOf(
+  { selected, toggle, askDelete }: Omit<ViewProps, "sources">,
+): DataColumn<OrderSubmissionSource>[] {
+  return [
+    {
+      key: "active",
+      header: "Active",
+      // Row selection only: the spec's checkbox changes nothing on the server.
+      cell: (s) => (
+        <Checkbox
+          aria-label={`Select ${s.sourceName}`}
+          checked={selected.has(s.id)}
+          onCheckedChange={() => toggle(s.id)}
+        />
+      ),
+    },
+    { key: "name", header: "Source Name", rowHeader: true, cell: (s) => s.sourceName },
+    { key: "from", header: "From Email", cell: (s) => s.fromEmail },
+    { key: "subject", header: "Subject Value", priority: "medium", cell: (s) => s.subjectValue },
+    {
+      key: "attachments",
+      header: "Att. Count",
+      priority: "medium",
+      cell: (s) => s.expectedAttachmentCount,
+    },
+    {
+      key: "batch",
+      header: "Batch Emails",
+      priority: "medium",
+      cell: (s) => s.expectedNumberOfBatchEmails,
+    },
+    { key: "fileType", header: "File Type", priority: "low", cell: (s) => s.fileType },
+    {
+      key: "attachmentName",
+      header: "Attachment Name",
+      priority: "low",
+      cell: (s) => s.attachmentName,
+    },
+    {
+      key: "linkClick",
+      header: "Link Click",
+      priority: "low",
+      cell: (s) => yesNo(s.noAttachmentsNeedsLinkClick),
+    },
+    {
+      key: "actions",
+      header: null,
+      headerProps: { "aria-label": "Actions" },
+      cell: (s) => <ActionsMenu source={s} onDelete={() => askDelete(s)} />,
+    },
+  ];
 }
-
-/** The table's data columns and their priorities (the spec leaves them open; docs say why). */
-const COLUMNS: readonly Column[] = [
-  { header: "Source Name", priority: "high", cell: (s) => s.sourceName },
-  { header: "From Email", priority: "high", cell: (s) => s.fromEmail },
-  { header: "Subject Value", priority: "medium", cell: (s) => s.subjectValue },
-  { header: "Att. Count", priority: "medium", cell: (s) => s.expectedAttachmentCount },
-  { header: "Batch Emails", priority: "medium", cell: (s) => s.expectedNumberOfBatchEmails },
-  { header: "File Type", priority: "low", cell: (s) => s.fileType },
-  { header: "Attachment Name", priority: "low", cell: (s) => s.attachmentName },
-  { header: "Link Click", priority: "low", cell: (s) => yesNo(s.noAttachmentsNeedsLinkClick) },
-];
 
 function ActionsMenu(
   { source, onDelete }: { source: OrderSubmissionSource; onDelete(): void },
@@ -66,66 +97,13 @@ function ActionsMenu(
 }
 
 interface ViewProps {
-  sources: OrderSubmissionSource[];
-  selected: Set<number>;
+  sources: readonly OrderSubmissionSource[];
+  selected: ReadonlySet<number>;
   toggle(id: number): void;
   askDelete(source: OrderSubmissionSource): void;
 }
 
-function SourcesTable({ sources, selected, toggle, askDelete }: ViewProps) {
-  const { shows, hint } = useColumnPriority();
-  const columns = COLUMNS.filter((column) => shows(column.priority));
-  return (
-    <Flex direction="column" gap="2">
-      {hint && <Text as="p" size="2" color="gray">{hint}</Text>}
-      <Table.Root variant="surface" style={{ overflowX: "auto" }}>
-        <Table.Header>
-          <Table.Row>
-            <Table.ColumnHeaderCell>Active</Table.ColumnHeaderCell>
-            {columns.map((column) => (
-              <Table.ColumnHeaderCell key={column.header}>{column.header}</Table.ColumnHeaderCell>
-            ))}
-            <Table.ColumnHeaderCell aria-label="Actions" />
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>
-          {sources.length === 0 && (
-            <Table.Row>
-              <Table.Cell colSpan={columns.length + 2}>No results.</Table.Cell>
-            </Table.Row>
-          )}
-          {sources.map((source) => (
-            <Table.Row key={source.id}>
-              <Table.Cell>
-                {/* Row selection only: the spec's checkbox changes nothing on the server. */}
-                <Checkbox
-                  aria-label={`Select ${source.sourceName}`}
-                  checked={selected.has(source.id)}
-                  onCheckedChange={() => toggle(source.id)}
-                />
-              </Table.Cell>
-              {columns.map((column, i) =>
-                i === 0
-                  ? (
-                    <Table.RowHeaderCell key={column.header}>
-                      {column.cell(source)}
-                    </Table.RowHeaderCell>
-                  )
-                  : <Table.Cell key={column.header}>{column.cell(source)}</Table.Cell>
-              )}
-              <Table.Cell>
-                <ActionsMenu source={source} onDelete={() => askDelete(source)} />
-              </Table.Cell>
-            </Table.Row>
-          ))}
-        </Table.Body>
-      </Table.Root>
-    </Flex>
-  );
-}
-
 function SourceCards({ sources, selected, toggle, askDelete }: ViewProps) {
-  if (sources.length === 0) return <Text as="p">No order submission sources found.</Text>;
   return (
     <Grid columns={{ initial: "1", sm: "2", lg: "3" }} gap="3">
       {sources.map((source) => (
@@ -166,59 +144,47 @@ function SourceCards({ sources, selected, toggle, askDelete }: ViewProps) {
 
 /** /order-submission/sources: the sources as a table or cards, Add, Edit and Delete. */
 export default function SourceListPage() {
-  const { view, chosen, setChosen, canChoose } = useListView(TABLET_MIN_WIDTH);
-  const [sources, setSources] = useState<OrderSubmissionSource[]>([]);
-  const [selected, setSelected] = useState<Set<number>>(new Set());
-  const [deleting, setDeleting] = useState<OrderSubmissionSource | null>(null);
+  const list = useResource(
+    ["submission-sources"],
+    (signal) =>
+      fetchSubmissionSources(signal).catch((error) => {
+        if (!signal.aborted) console.error("Error fetching order submission sources", error);
+        throw error;
+      }),
+  );
+  const { selected, toggle } = useSelection();
 
-  useEffect(() => {
-    fetchSubmissionSources().then(setSources).catch((error) =>
-      console.error("Error fetching order submission sources", error)
-    );
-  }, []);
-
-  const toggle = (id: number) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-
-  const confirmDelete = async () => {
-    if (!deleting) return false;
-    try {
-      const response = await deleteSubmissionSource(deleting.id);
-      if (!isSuccess(response)) {
-        console.error("Error deleting order submission source", response.status);
-        return false;
-      }
-      setSources((current) => current.filter((source) => source.id !== deleting.id));
-      return true;
-    } catch (error) {
-      console.error("Error deleting order submission source", error);
-      return false;
-    }
-  };
-
-  const props = { sources, selected, toggle, askDelete: setDeleting };
   return (
-    <Container size="4" p="4">
-      <Flex justify="between" align="center" wrap="wrap" gap="3" mb="4">
-        <Heading as="h1">Order Submission Sources</Heading>
-        <Flex gap="3" align="center">
-          {canChoose && <ListViewToggle value={chosen} onChange={setChosen} />}
-          <Button asChild>
-            <Link href="/order-submission/sources/edit/0">Add Source</Link>
-          </Button>
-        </Flex>
-      </Flex>
-      {view === "table" ? <SourcesTable {...props} /> : <SourceCards {...props} />}
-      <DeleteDialog
-        name={deleting?.sourceName ?? null}
-        onCancel={() => setDeleting(null)}
-        onConfirm={confirmDelete}
-      />
-    </Container>
+    <ListPage
+      title="Order Submission Sources"
+      addHref="/order-submission/sources/edit/0"
+      addLabel="Add Source"
+      rows={list.data ?? (list.error ? [] : undefined)}
+      loadingLabel="Loading order submission sources"
+      emptyCards="No order submission sources found."
+      table={(rows, { askDelete }) => (
+        <DataTable
+          rows={rows}
+          columns={columnsOf({ selected, toggle, askDelete })}
+          rowKey={(source) => source.id}
+          hints={SOURCE_LIST_HINTS}
+        />
+      )}
+      cards={(rows, { askDelete }) => (
+        <SourceCards sources={rows} selected={selected} toggle={toggle} askDelete={askDelete} />
+      )}
+      deletion={{
+        nameOf: (source) => source.sourceName,
+        remove: async (source) => {
+          try {
+            await deleteSubmissionSource(source.id);
+          } catch (error) {
+            console.error("Error deleting order submission source", error);
+            throw error;
+          }
+          list.setData((current) => current?.filter((row) => row.id !== source.id));
+        },
+      }}
+    />
   );
 }

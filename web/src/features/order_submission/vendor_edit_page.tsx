@@ -14,10 +14,18 @@ import {
   type VendorAlias,
   vendorSaveErrorText,
 } from "../../../../shared/contract/order_submission.ts";
-import { isSuccess, readErrorMessage } from "../../api/http.ts";
+import { ApiError } from "../../api/call.ts";
 import { DeleteDialog } from "../../components/delete_dialog.tsx";
 import { ErrorAlert } from "../../components/error_alert.tsx";
+import {
+  formResolver,
+  pairOptions,
+  SelectField,
+  SwitchField,
+  TextAreaField,
+} from "../../components/form_fields.tsx";
 import { TextField } from "../../components/text_field.tsx";
+import { useResource } from "../../components/use_resource.ts";
 import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
 import { AliasEditor } from "./alias_editor.tsx";
 import {
@@ -26,10 +34,8 @@ import {
   fetchSubmissionSourcePicker,
   fetchVendor,
   type OrderVendorSource,
-  type PickerPair,
   saveVendor,
 } from "./api.ts";
-import { formResolver, PickerField, SwitchField, TextAreaField } from "./fields.tsx";
 import { BANNER_MS, MAP_LABELS, VENDOR_TEXTS, vendorToForm } from "./vendor_form.ts";
 
 type SwitchName =
@@ -88,10 +94,6 @@ export default function VendorEditPage() {
   const params = useParams<{ vendorId?: string }>();
   const [, navigate] = useLocation();
   const [vendorId, setVendorId] = useState(() => Number(params.vendorId) || 0);
-  const [sources, setSources] = useState<PickerPair[]>([]);
-  const [emailSources, setEmailSources] = useState<PickerPair[]>([]);
-  const [loadErrors, setLoadErrors] = useState<string[]>([]);
-  const [loaded, setLoaded] = useState(() => (Number(params.vendorId) || 0) === 0);
   const [aliases, setAliases] = useState<VendorAlias[]>([]);
   const [deletingAlias, setDeletingAlias] = useState<number | null>(null);
   const [existingTemplate, setExistingTemplate] = useState<TemplateFile | null>(null);
@@ -118,32 +120,40 @@ export default function VendorEditPage() {
 
   useEffect(() => () => clearTimeout(bannerTimer.current), []);
 
-  useEffect(() => {
-    const id = Number(params.vendorId) || 0;
-    let cancelled = false;
-    const failed = (text: string) => (error: unknown) => {
-      console.error(error);
-      if (!cancelled) setLoadErrors((current) => [...current, text]);
-    };
-    fetchSubmissionSourcePicker().then((list) => !cancelled && setSources(list)).catch(
-      failed(VENDOR_TEXTS.loadSourcesFailed),
-    );
-    fetchEmailSourcePicker().then((list) => !cancelled && setEmailSources(list)).catch(
-      failed(VENDOR_TEXTS.loadEmailSourcesFailed),
-    );
-    if (id !== 0) {
-      setLoaded(false);
-      fetchVendor(id).then((vendor) => {
-        if (cancelled) return;
-        reset(vendorToForm(vendor));
-        setAliases(vendor.vendorSourceAliases);
-        setExistingTemplate(vendor.existingTemplate);
-      }).catch(failed(VENDOR_TEXTS.loadVendorFailed)).finally(() => !cancelled && setLoaded(true));
-    }
-    return () => {
-      cancelled = true;
-    };
-  }, [params.vendorId, reset]);
+  const logged = (error: unknown, signal: AbortSignal): never => {
+    if (!signal.aborted) console.error(error);
+    throw error;
+  };
+  const sources = useResource(
+    ["submission-source-picker"],
+    (signal) => fetchSubmissionSourcePicker(signal).catch((error) => logged(error, signal)),
+  );
+  const emailSources = useResource(
+    ["submission-email-sources"],
+    (signal) => fetchEmailSourcePicker(signal).catch((error) => logged(error, signal)),
+  );
+  const routeId = Number(params.vendorId) || 0;
+  const vendor = useResource(
+    routeId === 0 ? null : ["submission-vendor", routeId],
+    async (signal) => {
+      try {
+        const loaded = await fetchVendor(routeId, signal);
+        reset(vendorToForm(loaded));
+        setAliases(loaded.vendorSourceAliases);
+        setExistingTemplate(loaded.existingTemplate);
+        return loaded;
+      } catch (error) {
+        return logged(error, signal);
+      }
+    },
+  );
+  const loaded = !vendor.loading;
+  // In the order the spec lists them (sources, e-mail sources, the vendor).
+  const loadErrors = [
+    sources.error ? VENDOR_TEXTS.loadSourcesFailed : null,
+    emailSources.error ? VENDOR_TEXTS.loadEmailSourcesFailed : null,
+    vendor.error ? VENDOR_TEXTS.loadVendorFailed : null,
+  ].filter((text) => text !== null);
 
   const showBanner = (text: string) => {
     clearTimeout(bannerTimer.current);
@@ -154,27 +164,23 @@ export default function VendorEditPage() {
   const onSubmit = async (values: OrderVendorSourceForm) => {
     let failure = "";
     const ok = await run(async () => {
-      let response: Response;
+      let vendor: OrderVendorSource | undefined;
       try {
-        response = await saveVendor(
+        vendor = await saveVendor(
           orderVendorSourceFormToSave(vendorId, values, aliases, chosenTemplate, existingTemplate),
         );
       } catch (error) {
-        console.error(error);
-        failure = vendorSaveErrorText(null, "");
-        throw error;
-      }
-      if (!isSuccess(response)) {
-        if (response.status < 400) {
+        if (!(error instanceof ApiError) || error.isNetworkFailure) {
+          console.error(error);
+          failure = vendorSaveErrorText(null, "");
+        } else if (error.status < 400) {
           failure = VENDOR_TEXTS.unexpectedStatus;
         } else {
-          const text = await response.clone().text().catch(() => "");
-          const message = await readErrorMessage(response);
-          failure = vendorSaveErrorText(response.status, message ?? text);
+          // The raw body too: the unique-constraint text is detected in it (section 8).
+          failure = vendorSaveErrorText(error.status, error.serverMessage ?? error.text);
         }
-        throw new Error(failure);
+        throw error;
       }
-      const vendor = await response.json().catch(() => null) as OrderVendorSource | null;
       if (vendor?.id) {
         setVendorId(vendor.id);
         setAliases(vendor.vendorSourceAliases);
@@ -210,11 +216,7 @@ export default function VendorEditPage() {
     const alias = aliases[deletingAlias];
     if (alias && alias.id > 0) {
       try {
-        const response = await deleteVendorAlias(alias.id);
-        if (!isSuccess(response)) {
-          console.error("Error deleting vendor alias", response.status);
-          return false;
-        }
+        await deleteVendorAlias(alias.id);
       } catch (error) {
         console.error("Error deleting vendor alias", error);
         return false;
@@ -250,11 +252,11 @@ export default function VendorEditPage() {
                 control={control}
                 name="orderSubmissionSourceId"
                 render={({ field }) => (
-                  <PickerField
+                  <SelectField
                     label="Order Submission Sources *"
                     value={field.value}
                     onChange={field.onChange}
-                    options={sources}
+                    options={pairOptions(sources.data ?? [])}
                     placeholder="Choose an order submission source"
                     error={errors.orderSubmissionSourceId?.message}
                   />
@@ -274,11 +276,11 @@ export default function VendorEditPage() {
                 control={control}
                 name="sendFromEmailSourceModelId"
                 render={({ field }) => (
-                  <PickerField
+                  <SelectField
                     label="Send from Email Source *"
                     value={field.value}
                     onChange={field.onChange}
-                    options={emailSources}
+                    options={pairOptions(emailSources.data ?? [])}
                     placeholder="Choose an e-mail source"
                     error={errors.sendFromEmailSourceModelId?.message}
                   />

@@ -1,24 +1,20 @@
 import {
   Badge,
-  Button,
   Card,
   Checkbox,
-  Container,
   DropdownMenu,
   Flex,
   Grid,
   Heading,
   IconButton,
   Switch,
-  Table,
   Text,
 } from "@radix-ui/themes";
-import { useEffect, useState } from "react";
-import { Link, useLocation } from "wouter";
-import { isSuccess } from "../../api/http.ts";
-import { DeleteDialog } from "../../components/delete_dialog.tsx";
-import { ListViewToggle, useListView } from "../../components/list_view.tsx";
-import { TABLET_MIN_WIDTH } from "../../components/use_min_width.ts";
+import { useLocation } from "wouter";
+import { type DataColumn, DataTable } from "../../components/data_table.tsx";
+import { ListPage } from "../../components/list_page.tsx";
+import { useResource } from "../../components/use_resource.ts";
+import { useSelection } from "../../components/use_selection.ts";
 import { deleteVendor, fetchVendors, type OrderVendorSourceListEntry } from "./api.ts";
 
 type Vendor = OrderVendorSourceListEntry;
@@ -47,69 +43,54 @@ function ActionsMenu({ vendor, onDelete }: { vendor: Vendor; onDelete(): void })
 }
 
 interface ViewProps {
-  vendors: Vendor[];
-  selected: Set<number>;
+  vendors: readonly Vendor[];
+  selected: ReadonlySet<number>;
   toggle(id: number): void;
   askDelete(vendor: Vendor): void;
 }
 
-function VendorsTable({ vendors, selected, toggle, askDelete }: ViewProps) {
-  return (
-    <Table.Root variant="surface">
-      <Table.Header>
-        <Table.Row>
-          <Table.ColumnHeaderCell>Active</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Vendor Name</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Emails to</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Trimmed Details</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Non Daily Submission</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Wants PDF</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell>Wants all data</Table.ColumnHeaderCell>
-          <Table.ColumnHeaderCell aria-label="Actions" />
-        </Table.Row>
-      </Table.Header>
-      <Table.Body>
-        {vendors.length === 0 && (
-          <Table.Row>
-            <Table.Cell colSpan={8}>No order vendor sources found.</Table.Cell>
-          </Table.Row>
-        )}
-        {vendors.map((vendor) => (
-          <Table.Row key={vendor.id}>
-            <Table.Cell>
-              {/* Row selection only: the spec's checkbox changes nothing on the server. */}
-              <Checkbox
-                aria-label={`Select ${vendor.vendorNameFromFile}`}
-                checked={selected.has(vendor.id)}
-                onCheckedChange={() => toggle(vendor.id)}
-              />
-            </Table.Cell>
-            <Table.RowHeaderCell>{vendor.vendorNameFromFile}</Table.RowHeaderCell>
-            <Table.Cell>{vendor.submitEmails}</Table.Cell>
-            <Table.Cell>
-              <YesNo on={vendor.vendorWantsTrimmedItemDescription} />
-            </Table.Cell>
-            <Table.Cell>
-              <YesNo on={vendor.vendorWantsNonDailySubmission} />
-            </Table.Cell>
-            <Table.Cell>
-              <YesNo on={vendor.vendorWantsPDF} />
-            </Table.Cell>
-            <Table.Cell>
-              <YesNo on={vendor.vendorWantsAllData} />
-            </Table.Cell>
-            <Table.Cell>
-              <ActionsMenu vendor={vendor} onDelete={() => askDelete(vendor)} />
-            </Table.Cell>
-          </Table.Row>
-        ))}
-      </Table.Body>
-    </Table.Root>
-  );
+const EMPTY = "No order vendor sources found.";
+
+function columnsOf(
+  { selected, toggle, askDelete }: Omit<ViewProps, "vendors">,
+): DataColumn<Vendor>[] {
+  return [
+    {
+      key: "active",
+      header: "Active",
+      // Row selection only: the spec's checkbox changes nothing on the server.
+      cell: (v) => (
+        <Checkbox
+          aria-label={`Select ${v.vendorNameFromFile}`}
+          checked={selected.has(v.id)}
+          onCheckedChange={() => toggle(v.id)}
+        />
+      ),
+    },
+    { key: "name", header: "Vendor Name", rowHeader: true, cell: (v) => v.vendorNameFromFile },
+    { key: "emails", header: "Emails to", cell: (v) => v.submitEmails },
+    {
+      key: "trimmed",
+      header: "Trimmed Details",
+      cell: (v) => <YesNo on={v.vendorWantsTrimmedItemDescription} />,
+    },
+    {
+      key: "nonDaily",
+      header: "Non Daily Submission",
+      cell: (v) => <YesNo on={v.vendorWantsNonDailySubmission} />,
+    },
+    { key: "pdf", header: "Wants PDF", cell: (v) => <YesNo on={v.vendorWantsPDF} /> },
+    { key: "allData", header: "Wants all data", cell: (v) => <YesNo on={v.vendorWantsAllData} /> },
+    {
+      key: "actions",
+      header: null,
+      headerProps: { "aria-label": "Actions" },
+      cell: (v) => <ActionsMenu vendor={v} onDelete={() => askDelete(v)} />,
+    },
+  ];
 }
 
 function VendorCards({ vendors, selected, toggle, askDelete }: ViewProps) {
-  if (vendors.length === 0) return <Text as="p">No order vendor sources found.</Text>;
   return (
     <Grid columns={{ initial: "1", sm: "2", lg: "3" }} gap="3">
       {vendors.map((vendor) => (
@@ -152,59 +133,47 @@ function VendorCards({ vendors, selected, toggle, askDelete }: ViewProps) {
 
 /** /order-submission/vendor: the vendors as a table or cards, Add, Edit and Delete. */
 export default function VendorListPage() {
-  const { view, chosen, setChosen, canChoose } = useListView(TABLET_MIN_WIDTH);
-  const [vendors, setVendors] = useState<Vendor[]>([]);
-  const [selected, setSelected] = useState<Set<number>>(new Set());
-  const [deleting, setDeleting] = useState<Vendor | null>(null);
+  const list = useResource(
+    ["submission-vendors"],
+    (signal) =>
+      fetchVendors(signal).catch((error) => {
+        if (!signal.aborted) console.error("Error fetching order vendor sources", error);
+        throw error;
+      }),
+  );
+  const { selected, toggle } = useSelection();
 
-  useEffect(() => {
-    fetchVendors().then(setVendors).catch((error) =>
-      console.error("Error fetching order vendor sources", error)
-    );
-  }, []);
-
-  const toggle = (id: number) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-
-  const confirmDelete = async () => {
-    if (!deleting) return false;
-    try {
-      const response = await deleteVendor(deleting.id);
-      if (!isSuccess(response)) {
-        console.error("Error deleting order vendor source", response.status);
-        return false;
-      }
-      setVendors((current) => current.filter((vendor) => vendor.id !== deleting.id));
-      return true;
-    } catch (error) {
-      console.error("Error deleting order vendor source", error);
-      return false;
-    }
-  };
-
-  const props = { vendors, selected, toggle, askDelete: setDeleting };
   return (
-    <Container size="4" p="4">
-      <Flex justify="between" align="center" wrap="wrap" gap="3" mb="4">
-        <Heading as="h1">Order Submission Vendor Sources</Heading>
-        <Flex gap="3" align="center">
-          {canChoose && <ListViewToggle value={chosen} onChange={setChosen} />}
-          <Button asChild>
-            <Link href="/order-submission/vendor/edit/0">Add Source</Link>
-          </Button>
-        </Flex>
-      </Flex>
-      {view === "table" ? <VendorsTable {...props} /> : <VendorCards {...props} />}
-      <DeleteDialog
-        name={deleting?.vendorNameFromFile ?? null}
-        onCancel={() => setDeleting(null)}
-        onConfirm={confirmDelete}
-      />
-    </Container>
+    <ListPage
+      title="Order Submission Vendor Sources"
+      addHref="/order-submission/vendor/edit/0"
+      addLabel="Add Source"
+      rows={list.data ?? (list.error ? [] : undefined)}
+      loadingLabel="Loading order vendor sources"
+      emptyCards={EMPTY}
+      table={(rows, { askDelete }) => (
+        <DataTable
+          rows={rows}
+          columns={columnsOf({ selected, toggle, askDelete })}
+          rowKey={(vendor) => vendor.id}
+          empty={EMPTY}
+        />
+      )}
+      cards={(rows, { askDelete }) => (
+        <VendorCards vendors={rows} selected={selected} toggle={toggle} askDelete={askDelete} />
+      )}
+      deletion={{
+        nameOf: (vendor) => vendor.vendorNameFromFile,
+        remove: async (vendor) => {
+          try {
+            await deleteVendor(vendor.id);
+          } catch (error) {
+            console.error("Error deleting order vendor source", error);
+            throw error;
+          }
+          list.setData((current) => current?.filter((row) => row.id !== vendor.id));
+        },
+      }}
+    />
   );
 }

@@ -1,0 +1,68 @@
+/**
+ * A list's filters, sort and page survive Back and a refresh (docs/web_decisions.md, "List state
+ * in the history entry"), while the address stays the spec's route.
+ */
+import assert from "node:assert/strict";
+import { ADMIN_PASSWORD, startTestServer } from "../support/server.ts";
+import { testClient } from "../support/http.ts";
+import { createSource, csv, importFile } from "../support/order_tracking.ts";
+import { launchBrowser, logIn, newPage } from "./browser.ts";
+
+Deno.test("the order list keeps its search over Back and refresh", async () => {
+  const server = await startTestServer();
+  const browser = await launchBrowser();
+  try {
+    const admin = testClient(server.url);
+    await admin.login("admin", ADMIN_PASSWORD);
+    const source = await createSource(admin);
+    const headers = [
+      "PO #",
+      "SKU",
+      "Customer",
+      "Ship To",
+      "Vendor",
+      "Brand",
+      "Tracking",
+      "Order Date",
+    ];
+    const rows = Array.from(
+      { length: 12 },
+      (_, i) => [`PO-${200 + i}`, `SKU-${i}`, "Ann", "Home", "Northwind", "Contoso", "", ""],
+    );
+    await importFile(server.db, source, csv([headers, ...rows]));
+    await server.createUser({ username: "lena", password: "lena-password", orderUser: true });
+
+    const { context, page } = await newPage(browser, server.url);
+    await logIn(page, "lena", "lena-password");
+    await page.goto("/order-tracking");
+    await page.getByLabel("PO Number").fill("PO-2");
+    await page.getByRole("radio", { name: "AND" }).click();
+    await page.getByText("Page 1 of 2").waitFor();
+    await page.getByRole("button", { name: "Next" }).click();
+    await page.getByText("Page 2 of 2").waitFor();
+    assert.match(page.url(), /\/order-tracking$/);
+
+    const restored = async () => {
+      await page.getByText("Page 2 of 2").waitFor();
+      assert.equal(await page.getByLabel("PO Number").inputValue(), "PO-2");
+      assert.equal(
+        await page.getByRole("radio", { name: "AND" }).getAttribute("aria-checked"),
+        "true",
+      );
+    };
+
+    await page.getByRole("button", { name: /^Actions for order / }).first().click();
+    await page.getByRole("menuitem", { name: "View Order" }).click();
+    await page.waitForURL(/\/order-tracking\/order\/\d+$/);
+    await page.goBack();
+    await page.waitForURL(/\/order-tracking$/);
+    await restored();
+
+    await page.reload();
+    await restored();
+    await context.close();
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+});

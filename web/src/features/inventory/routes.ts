@@ -1,0 +1,30 @@
+import { lazy } from "react";
+import type { Feature } from "../feature.ts";
+
+/** Inventory sources (spec part 2, section 2). */
+export const inventory: Feature = {
+  name: "inventory",
+  routes: [
+    {
+      path: "/inventory-sources",
+      guard: "user",
+      Page: lazy(() => import("./source_list_page.tsx")),
+      hubCard: {
+        title: "Inventory Sources",
+        description: "Supplier inventory feeds by e-mail or SFTP, and manual file processing.",
+        order: 30,
+        visible: (p) => p.inventoryUser,
+      },
+    },
+    {
+      path: "/inventory-sources/edit/:sourceId",
+      guard: "user",
+      Page: lazy(() => import("./source_edit_page.tsx")),
+    },
+    {
+      path: "/inventory-sources/manually-process/:id",
+      guard: "user",
+      Page: lazy(() => import("./manual_process_page.tsx")),
+    },
+  ],
+};

@@ -1,0 +1,36 @@
+import { lazy } from "react";
+import type { Feature } from "../feature.ts";
+
+/** The order list and detail, and the order tracking sources. */
+export const orderTracking: Feature = {
+  name: "order_tracking",
+  routes: [
+    {
+      path: "/order-tracking",
+      guard: "user",
+      Page: lazy(() => import("./order_list_page.tsx")),
+      nav: { label: "Order Tracking", order: 20, visible: (p) => p.orderUser },
+    },
+    {
+      path: "/order-tracking/order/:orderId",
+      guard: "user",
+      Page: lazy(() => import("./order_detail_page.tsx")),
+    },
+    {
+      path: "/order-tracking-sources",
+      guard: "user",
+      Page: lazy(() => import("./source_list_page.tsx")),
+      hubCard: {
+        title: "Order Tracking Sources",
+        description: "Which e-mails and files update order tracking, and how their columns map.",
+        order: 20,
+        visible: (p) => p.orderUser,
+      },
+    },
+    {
+      path: "/order-tracking-sources/edit/:sourceId",
+      guard: "user",
+      Page: lazy(() => import("./source_edit_page.tsx")),
+    },
+  ],
+};

@@ -1,0 +1,323 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import {
+  Button,
+  Card,
+  Container,
+  Flex,
+  Grid,
+  Heading,
+  Select,
+  Switch,
+  Text,
+} from "@radix-ui/themes";
+import { useId, useState } from "react";
+import { Controller, useForm } from "react-hook-form";
+import { toast } from "sonner";
+import { useLocation, useParams } from "wouter";
+import {
+  FILE_TYPES,
+  ORDER_FIELDS,
+  UNIQUE_COLUMNS,
+} from "../../../../shared/contract/order_tracking.ts";
+import { type EmailSourceItem, fetchEmailSourceList, fetchSource, saveSource } from "./api.ts";
+import { ApiError, messageOr } from "../../api/call.ts";
+import { useResource } from "../../components/use_resource.ts";
+import { TextField } from "../../components/text_field.tsx";
+import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
+import {
+  emptySourceForm,
+  FIELD_LABELS,
+  formToPayload,
+  sourceFormSchema,
+  type SourceFormValues,
+  sourceToForm,
+} from "./source_form.ts";
+
+const SAVED = "Order tracking source saved successfully!";
+const UNEXPECTED = "Save failed - unexpected response";
+const TRY_AGAIN = "Save failed - please try again";
+
+interface SelectFieldProps {
+  label: string;
+  value: string;
+  onChange(value: string): void;
+  options: readonly string[];
+  placeholder: string;
+  error?: string;
+}
+
+/** A labelled Radix select with its validation message. */
+function SelectField({ label, value, onChange, options, placeholder, error }: SelectFieldProps) {
+  const id = useId();
+  return (
+    <Flex direction="column" gap="1">
+      <Text as="label" htmlFor={id} size="2" weight="medium">{label}</Text>
+      <Select.Root value={value || undefined} onValueChange={onChange}>
+        <Select.Trigger
+          id={id}
+          placeholder={placeholder}
+          color={error ? "red" : undefined}
+          aria-invalid={error ? true : undefined}
+        />
+        <Select.Content>
+          {options.map((option) => <Select.Item key={option} value={option}>{option}</Select.Item>)}
+        </Select.Content>
+      </Select.Root>
+      {error && <Text size="2" color="red">{error}</Text>}
+    </Flex>
+  );
+}
+
+/** A labelled on/off switch. */
+function SwitchField(
+  { label, checked, onChange }: { label: string; checked: boolean; onChange(on: boolean): void },
+) {
+  return (
+    <Text as="label" size="2" weight="medium">
+      <Flex gap="2" align="center">
+        <Switch checked={checked} onCheckedChange={onChange} />
+        {label}
+      </Flex>
+    </Text>
+  );
+}
+
+/** /order-tracking-sources/edit/{sourceId}: create (0) or edit a source. */
+export default function SourceEditPage() {
+  const params = useParams<{ sourceId: string }>();
+  const [, navigate] = useLocation();
+  const [sourceId, setSourceId] = useState(() => Number(params.sourceId) || 0);
+  const [normalizationId, setNormalizationId] = useState(0);
+  const [emailSources, setEmailSources] = useState<EmailSourceItem[]>([]);
+  const { state: saveState, run } = useSaveState(3000);
+  const [saved, setSaved] = useState(false);
+  // An edit shows its form once the stored source has been asked for, so nobody edits blanks.
+  const [loaded, setLoaded] = useState(() => (Number(params.sourceId) || 0) === 0);
+  const { register, handleSubmit, control, reset, setError, formState: { errors } } = useForm<
+    SourceFormValues
+  >({ resolver: zodResolver(sourceFormSchema), defaultValues: emptySourceForm() });
+
+  // The e-mail source names first (the form shows the source's by name), then the source.
+  useResource(["order-tracking-source", params.sourceId], async (signal) => {
+    const id = Number(params.sourceId) || 0;
+    let list: EmailSourceItem[] = [];
+    try {
+      list = await fetchEmailSourceList(signal);
+      if (!signal.aborted) setEmailSources(list);
+    } catch (error) {
+      if (signal.aborted) return;
+      console.error(error);
+      toast.error("Failed to load email sources");
+    }
+    if (id === 0) return;
+    try {
+      setLoaded(false);
+      const source = await fetchSource(id, signal);
+      if (signal.aborted) return;
+      const name = list.find((item) => item.item2 === source.emailSourceId)?.item1 ?? "";
+      setNormalizationId(source.columnNormalizationValues.id);
+      reset(sourceToForm(source, name));
+    } catch (error) {
+      if (signal.aborted) return;
+      console.error(error);
+      toast.error("Failed to load order tracking source data");
+    } finally {
+      if (!signal.aborted) setLoaded(true);
+    }
+  });
+
+  const onSubmit = async (values: SourceFormValues) => {
+    const emailSource = emailSources.find((item) => item.item1 === values.emailSourceName);
+    if (!emailSource) {
+      setError("emailSourceName", { message: "Required" });
+      return;
+    }
+    let failure = TRY_AGAIN;
+    const ok = await run(async () => {
+      let body;
+      try {
+        body = await saveSource(
+          formToPayload(values, sourceId, emailSource.item2, normalizationId),
+        );
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.isNetworkFailure) {
+          console.error(error);
+        } else {
+          failure = error.status < 400 ? UNEXPECTED : messageOr(error, TRY_AGAIN);
+        }
+        throw error;
+      }
+      if (body?.id) setSourceId(body.id);
+      if (body?.columnNormalizationValues?.id) {
+        setNormalizationId(body.columnNormalizationValues.id);
+      }
+    });
+    if (ok) {
+      setSaved(true);
+      toast.success(SAVED);
+    } else {
+      toast.error(failure);
+    }
+  };
+
+  const emailNames = emailSources.map((item) => item.item1);
+  return (
+    <Container size="3" p="4">
+      <Heading as="h1" mb="4">
+        {sourceId === 0 ? "Create New" : "Edit Order Tracking Source"}
+      </Heading>
+      {!loaded && <Text as="p">Loading...</Text>}
+      <form noValidate onSubmit={handleSubmit(onSubmit)} hidden={!loaded}>
+        <Flex direction="column" gap="4">
+          <Card>
+            <Grid columns={{ initial: "1", sm: "2" }} gap="3">
+              <TextField
+                label="Source Name"
+                error={errors.sourceName?.message}
+                {...register("sourceName")}
+              />
+              <Controller
+                control={control}
+                name="emailSourceName"
+                render={({ field }) => (
+                  <SelectField
+                    label="Email Source"
+                    value={field.value}
+                    onChange={field.onChange}
+                    options={emailNames}
+                    placeholder="Choose an e-mail source"
+                    error={errors.emailSourceName?.message}
+                  />
+                )}
+              />
+              <Controller
+                control={control}
+                name="fileType"
+                render={({ field }) => (
+                  <SelectField
+                    label="File Type"
+                    value={field.value}
+                    onChange={field.onChange}
+                    options={FILE_TYPES}
+                    placeholder="Choose a file type"
+                    error={errors.fileType?.message}
+                  />
+                )}
+              />
+              <TextField
+                label="From Email"
+                type="email"
+                error={errors.fromEmail?.message}
+                {...register("fromEmail")}
+              />
+              <TextField
+                label="Subject"
+                error={errors.subjectValue?.message}
+                {...register("subjectValue")}
+              />
+              <TextField
+                label="Expected Attachment Count"
+                inputMode="numeric"
+                error={errors.expectedAttachmentCount?.message}
+                {...register("expectedAttachmentCount")}
+              />
+              <TextField
+                label="Attachment Name"
+                error={errors.attachmentName?.message}
+                {...register("attachmentName")}
+              />
+              <TextField
+                label="Columns To Ignore"
+                error={errors.columnsToIgnore?.message}
+                {...register("columnsToIgnore")}
+              />
+              <TextField
+                label="Secondary Delimiter"
+                error={errors.secondaryDelimiter?.message}
+                {...register("secondaryDelimiter")}
+              />
+              <Controller
+                control={control}
+                name="uniqueColumn"
+                render={({ field }) => (
+                  <SelectField
+                    label="Unique Column"
+                    value={field.value}
+                    onChange={field.onChange}
+                    options={UNIQUE_COLUMNS}
+                    placeholder="Choose a unique column"
+                    error={errors.uniqueColumn?.message}
+                  />
+                )}
+              />
+              <TextField
+                label="Delete After (Days)"
+                inputMode="numeric"
+                error={errors.deleteAfterDays?.message}
+                {...register("deleteAfterDays")}
+              />
+              <Flex direction="column" gap="3" justify="center">
+                <Controller
+                  control={control}
+                  name="containsNotExact"
+                  render={({ field }) => (
+                    <SwitchField
+                      label="Subject Contains (Not Exact)"
+                      checked={field.value}
+                      onChange={field.onChange}
+                    />
+                  )}
+                />
+                <Controller
+                  control={control}
+                  name="activeStatus"
+                  render={({ field }) => (
+                    <SwitchField label="Active" checked={field.value} onChange={field.onChange} />
+                  )}
+                />
+              </Flex>
+            </Grid>
+          </Card>
+          <Card asChild>
+            <section aria-labelledby="normalization-heading">
+              <Heading as="h2" size="4" id="normalization-heading" mb="1">
+                Column Normalization
+              </Heading>
+              <Text as="p" size="2" color="gray" mb="3">
+                The file column that feeds each order field. Leave a field empty to read the column
+                named like it.
+              </Text>
+              <Grid columns={{ initial: "1", sm: "2", md: "3" }} gap="3">
+                {ORDER_FIELDS.map((field) => (
+                  <TextField
+                    key={field}
+                    label={FIELD_LABELS[field]}
+                    {...register(`normalization.${field}`)}
+                  />
+                ))}
+              </Grid>
+            </section>
+          </Card>
+          <Flex gap="3">
+            <Button
+              type="submit"
+              disabled={saveState === "saving"}
+              color={saveState === "error" ? "red" : saveState === "saved" ? "green" : undefined}
+            >
+              {SAVE_BUTTON_TEXT[saveState]}
+            </Button>
+            {saved && (
+              <Button
+                type="button"
+                variant="soft"
+                onClick={() => navigate("/order-tracking-sources")}
+              >
+                Back
+              </Button>
+            )}
+          </Flex>
+        </Flex>
+      </form>
+    </Container>
+  );
+}
