@@ -3,13 +3,18 @@
  * web app's typed client is generated from.
  */
 import { Hono, type MiddlewareHandler } from "hono";
+import { z } from "zod";
 import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv, Deps } from "./deps.ts";
 import { limitBodies } from "./http/body_limit.ts";
 import { bodyReadTimeout } from "./http/body_timeout.ts";
 import { csrfGuard } from "./http/csrf.ts";
+import { requestId } from "./http/request_id.ts";
 import { badRequest, handleError } from "./http/errors.ts";
 import { serveSpa } from "./http/spa.ts";
+import { openApiDocument } from "./http/openapi.ts";
+import { renderApiDocs } from "./http/api_docs_page.ts";
+import { routeDocs } from "./http/route_docs.ts";
 import { mountFeatures } from "./feature.ts";
 import { FEATURES } from "./features.ts";
 
@@ -38,6 +43,28 @@ const refuseMalformedPaths: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
+/** The two routes that document the API (docs/api.md); public, like the spec itself. */
+export const API_DOCS_ROUTES = routeDocs([
+  {
+    method: "GET",
+    path: "/api/openapi.json",
+    summary: "The OpenAPI 3.1 document of this API",
+    response: z.looseObject({
+      openapi: z.string(),
+      info: z.object({}).loose(),
+      paths: z.object({}).loose(),
+    }),
+    access: "public",
+  },
+  {
+    method: "GET",
+    path: "/api/docs",
+    summary: "The API reference as a web page (text/html)",
+    response: z.string().describe("text/html"),
+    access: "public",
+  },
+]);
+
 /** The routes' type for `hc<AppType>()`. */
 export type AppType = ReturnType<typeof apiRoutes>;
 
@@ -54,6 +81,7 @@ export function createApp(deps: Deps, options: { webDist?: string } = {}): Hono<
   const app = new Hono<AppEnv>();
   app.onError(handleError);
   app.notFound((c) => c.json({ message: `No route for ${c.req.method} ${c.req.path}.` }, 404));
+  app.use(requestId);
   app.use(
     secureHeaders({
       contentSecurityPolicy: {
@@ -88,6 +116,15 @@ export function createApp(deps: Deps, options: { webDist?: string } = {}): Hono<
   app.use(bodyReadTimeout);
   app.use(csrfGuard);
   app.route("/", apiRoutes());
+  // Built once, on first use, from the finished route table (api/http/route_docs.ts).
+  let document: Record<string, unknown> | undefined;
+  const openApi = () =>
+    document ??= openApiDocument(app.routes, [
+      ...FEATURES,
+      { flag: "public", docs: API_DOCS_ROUTES },
+    ]);
+  app.get("/api/openapi.json", (c) => c.json(openApi()));
+  app.get("/api/docs", (c) => c.html(renderApiDocs(openApi())));
   if (options.webDist) serveSpa(app, options.webDist);
   return app;
 }

@@ -51,6 +51,12 @@ const schema = z.object({
   /** How often SFTP inbox folders of inventory sources are looked at. */
   INVENTORY_SFTP_POLL_SECONDS: z.coerce.number().int().min(5).default(300),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  /** Run the background jobs in the web process too (false: only `deno task worker` runs them). */
+  RUN_JOBS: flag.default(true),
+  /** On SIGTERM: how long requests in flight and the job in hand may take before the exit. */
+  SHUTDOWN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(20),
+  /** `deno task worker` serves /health and /ready on this port (for container health checks). */
+  WORKER_HEALTH_PORT: port.optional(),
 });
 
 /** Settings of one process, parsed from the environment. */

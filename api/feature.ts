@@ -17,6 +17,7 @@ import {
   type ScheduleSource,
 } from "./jobs/handlers.ts";
 import type { UpdateStatsRow } from "../shared/contract/home_stats.ts";
+import type { RouteDoc } from "./http/route_docs.ts";
 
 /**
  * Who uses an area: a permission flag, `"admin"`, `"anyFlag"` (a user with at least one flag),
@@ -53,6 +54,11 @@ export interface Feature {
   scheduleSources?: readonly ScheduleSource[];
   /** The area's rows on the home page. */
   homeStats?: HomeStatsSource;
+  /**
+   * What the OpenAPI document says about each route of `routes` (summary, answer schema,
+   * access); request schemas come from the routes' validators (`api/http/route_docs.ts`).
+   */
+  docs?: readonly RouteDoc[];
 }
 
 /**

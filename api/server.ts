@@ -14,12 +14,18 @@ import { systemMailer } from "./mail/system_mail.ts";
 import { type JobsHandle, startJobs } from "./jobs/runner.ts";
 import { registerFeatures } from "./feature.ts";
 import { FEATURES } from "./features.ts";
+import { setLogLevel, writeLog } from "./http/log.ts";
 
 /** A running server. */
 export interface RunningServer {
   url: string;
   deps: Deps;
-  /** Stops HTTP, then closes the database. */
+  /**
+   * Graceful stop (SIGTERM): stops taking connections and waits for the requests in flight, stops
+   * claiming jobs and lets the one in hand finish, both for at most `SHUTDOWN_GRACE_SECONDS`
+   * (then the job is given back for another process); then closes the database, which releases
+   * the embedded database's lock.
+   */
   shutdown(): Promise<void>;
 }
 
@@ -30,8 +36,9 @@ export interface RunningServer {
  */
 export async function openDeps(
   config: Config,
-  log: (line: string) => void = console.log,
+  log: (line: string) => void = (line) => writeLog("info", line),
 ): Promise<Deps> {
+  setLogLevel(config.LOG_LEVEL);
   registerFeatures(FEATURES);
   const db = await openDb({
     url: config.DATABASE_URL,
@@ -56,8 +63,9 @@ export async function openDeps(
 
 /**
  * Starts the HTTP server on `config.HOST:config.PORT` (port 0 picks a free one), and the
- * background jobs (mailbox polls, import runs) unless `jobs` is false: tests that poll
- * synchronously with `pollMailbox` turn them off.
+ * background jobs (mailbox polls, import runs) unless `jobs` (default `RUN_JOBS`) is false: tests
+ * that poll synchronously with `pollMailbox` turn them off, and so does a web process deployed
+ * beside workers.
  *
  * @example
  * ```ts ignore
@@ -70,7 +78,8 @@ export async function startServer(
   options: { webDist?: string; log?: (line: string) => void; jobs?: boolean } = {},
 ): Promise<RunningServer> {
   const deps = await openDeps(config, options.log);
-  const jobs: JobsHandle | null = options.jobs === false ? null : startJobs(deps);
+  const runJobs = options.jobs ?? config.RUN_JOBS;
+  const jobs: JobsHandle | null = runJobs ? startJobs(deps) : null;
   const app = createApp(deps, { webDist: options.webDist });
   const server = Deno.serve(
     { hostname: config.HOST, port: config.PORT, onListen: () => {} },
@@ -82,8 +91,15 @@ export async function startServer(
     url: `http://${host}:${port}`,
     deps,
     async shutdown() {
-      await server.shutdown();
-      await jobs?.stop();
+      const graceMs = config.SHUTDOWN_GRACE_SECONDS * 1000;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const httpDone = Promise.race([
+        server.shutdown(),
+        // A client that never finishes its request must not hold the exit forever.
+        new Promise<void>((resolve) => timer = setTimeout(resolve, graceMs)),
+      ]);
+      await Promise.all([httpDone, jobs?.stop({ graceMs })]);
+      clearTimeout(timer);
       await deps.db.close();
     },
   };

@@ -6,7 +6,28 @@ import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { openDeps } from "./server.ts";
 import { startJobs } from "./jobs/runner.ts";
 import { DbLockedError } from "./db/lock.ts";
-import type { Deps } from "./deps.ts";
+import { Hono } from "hono";
+import type { AppEnv, Deps } from "./deps.ts";
+import { healthRoutes, readyRoutes } from "./health/routes.ts";
+import { requestId } from "./http/request_id.ts";
+import { log } from "./http/log.ts";
+import { onStopSignal } from "./shutdown.ts";
+
+/** `/health` and `/ready` alone, on `WORKER_HEALTH_PORT`: what a container health check asks. */
+function serveHealth(deps: Deps): Deno.HttpServer {
+  const app = new Hono<AppEnv>();
+  app.use(requestId);
+  app.use(async (c, next) => {
+    c.set("deps", deps);
+    await next();
+  });
+  app.route("/health", healthRoutes);
+  app.route("/ready", readyRoutes);
+  return Deno.serve(
+    { hostname: deps.config.HOST, port: deps.config.WORKER_HEALTH_PORT, onListen: () => {} },
+    app.fetch,
+  );
+}
 
 /** A running worker. */
 export interface RunningWorker {
@@ -26,14 +47,17 @@ export interface RunningWorker {
  */
 export async function startWorker(
   config: Config,
-  log: (line: string) => void = console.log,
+  log?: (line: string) => void,
 ): Promise<RunningWorker> {
   const deps = await openDeps(config, log);
-  const jobs = startJobs(deps, { log });
+  const jobs = startJobs(deps, log ? { log } : {});
+  const health = config.WORKER_HEALTH_PORT === undefined ? null : serveHealth(deps);
   return {
     deps,
     async stop() {
-      await jobs.stop();
+      await health?.shutdown();
+      // The job in hand finishes, or is given back after the grace period (api/jobs/runner.ts).
+      await jobs.stop({ graceMs: config.SHUTDOWN_GRACE_SECONDS * 1000 });
       await deps.db.close();
     },
   };
@@ -42,13 +66,8 @@ export async function startWorker(
 if (import.meta.main) {
   try {
     const worker = await startWorker(loadConfig());
-    console.log("Worker running; stop with Ctrl-C.");
-    const stop = async () => {
-      await worker.stop();
-      Deno.exit(0);
-    };
-    Deno.addSignalListener("SIGINT", stop);
-    Deno.addSignalListener("SIGTERM", stop);
+    log.info("Worker running; stop with Ctrl-C or SIGTERM.");
+    onStopSignal("worker", () => worker.stop());
   } catch (error) {
     if (!(error instanceof ConfigError || error instanceof DbLockedError)) throw error;
     console.error(error.message);

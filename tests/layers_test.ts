@@ -17,7 +17,14 @@ const PLATFORM_DIRS = new Set(["db", "http", "net", "auth", "jobs", "mail", "ing
 /** api/ top-level modules of the platform (below the areas). */
 const PLATFORM_FILES = new Set(["config.ts", "deps.ts", "secrets.ts", "feature.ts"]);
 /** api/ top-level modules of the app layer (above the areas). */
-const APP_FILES = new Set(["app.ts", "server.ts", "worker.ts", "main.ts", "features.ts"]);
+const APP_FILES = new Set([
+  "app.ts",
+  "server.ts",
+  "worker.ts",
+  "main.ts",
+  "features.ts",
+  "shutdown.ts",
+]);
 
 /** Area → areas it may import, each with its reason. None today. */
 const AREA_EXCEPTIONS: Record<string, Record<string, string>> = {};

@@ -4,6 +4,7 @@
  * guards) are the platform layer `api/auth/`; the endpoints that use them live here.
  */
 import { defineFeature } from "../feature.ts";
+import { accountsDocs } from "./docs.ts";
 import { PASSWORD_RESET_JOB, passwordResetJob } from "../auth/password_reset.ts";
 import { authRoutes } from "./auth_routes.ts";
 import { accountRoutes } from "./routes.ts";
@@ -17,4 +18,5 @@ export const accounts = defineFeature({
     { path: "/api/accounts", router: accountRoutes },
   ],
   jobHandlers: { [PASSWORD_RESET_JOB]: passwordResetJob },
+  docs: accountsDocs,
 });

@@ -1,5 +1,6 @@
 /** E-mail sources: the mailboxes the feeds read, and their polling (job and schedules). */
 import { defineFeature } from "../feature.ts";
+import { emailSourcesDocs } from "./docs.ts";
 import { MAIL_POLL_JOB, mailPollJob, mailPollSchedules } from "../ingest/mailbox_poll.ts";
 import { emailSourceRoutes } from "./routes.ts";
 
@@ -10,4 +11,5 @@ export const emailSources = defineFeature({
   routes: [{ path: "/api/email-sources", router: emailSourceRoutes }],
   jobHandlers: { [MAIL_POLL_JOB]: mailPollJob },
   scheduleSources: [mailPollSchedules],
+  docs: emailSourcesDocs,
 });

@@ -1,10 +1,15 @@
-/** Health: `GET /health` for load balancers and the compose file, no login. */
+/** Health: `GET /health` and `GET /ready` for load balancers and the compose file, no login. */
 import { defineFeature } from "../feature.ts";
-import { healthRoutes } from "./routes.ts";
+import { healthDocs } from "./docs.ts";
+import { healthRoutes, readyRoutes } from "./routes.ts";
 
 /** The health feature. */
 export const health = defineFeature({
   name: "health",
   flag: "public",
-  routes: [{ path: "/health", router: healthRoutes }],
+  routes: [
+    { path: "/health", router: healthRoutes },
+    { path: "/ready", router: readyRoutes },
+  ],
+  docs: healthDocs,
 });

@@ -3,6 +3,7 @@
  * order tracking, whose prefix its path shares (the first mount that answers wins).
  */
 import { defineFeature } from "../feature.ts";
+import { homeStatsDocs } from "./docs.ts";
 import { homeStatsRoutes } from "./routes.ts";
 
 /** The home statistics feature. */
@@ -10,4 +11,5 @@ export const homeStats = defineFeature({
   name: "home_stats",
   flag: "any",
   routes: [{ path: "/api/order-tracking/list/update-stats", router: homeStatsRoutes }],
+  docs: homeStatsDocs,
 });

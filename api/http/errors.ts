@@ -8,6 +8,7 @@ import { z } from "zod";
 import { isForeignKeyViolation, isUniqueViolation } from "../db/client.ts";
 import { ConflictError, DomainError, type FieldErrors, NotFoundError } from "../db/errors.ts";
 import { logError } from "./log_error.ts";
+import { currentRequestId } from "./request_id.ts";
 
 export type { FieldErrors };
 
@@ -65,7 +66,7 @@ function isCheckViolation(
  * become 404 (not found), 409 (conflict) or 400 (invalid); a unique violation is a 409 whose
  * message carries the constraint name and the duplicate key text; a foreign-key violation is a
  * 400 naming the field (409 when a referenced row is removed); anything else is logged and
- * answered with a 500 that reveals nothing.
+ * answered with a 500 that reveals nothing but the request's id (`{ message, requestId }`).
  */
 export function handleError(error: Error, c: Context): Response {
   if (error instanceof ApiError) {
@@ -125,5 +126,7 @@ export function handleError(error: Error, c: Context): Response {
   }
   // Never the error object itself: database errors carry the query's parameters.
   logError(`${c.req.method} ${c.req.path}`, error);
-  return c.json({ message: "Internal server error." }, 500);
+  // The id finds the log line; nothing else about the failure leaves the server.
+  const requestId = currentRequestId();
+  return c.json({ message: "Internal server error.", ...(requestId && { requestId }) }, 500);
 }

@@ -7,6 +7,8 @@
  * replaced, shortened) and where in the code it was thrown.
  */
 
+import { writeLog } from "./log.ts";
+
 const MAX_MESSAGE = 300;
 const MAX_FRAMES = 8;
 
@@ -77,11 +79,14 @@ export function describeError(error: unknown, depth = 0): string {
   return line;
 }
 
-/** Logs an unexpected error under `context` (for a request: method and route) without secrets. */
+/**
+ * Logs an unexpected error under `context` (for a request: method and route) without secrets:
+ * by default one JSON line at level error (api/http/log.ts), with the request's or job's ids.
+ */
 export function logError(
   context: string,
   error: unknown,
-  log: (line: string) => void = console.error,
+  log: (line: string) => void = (line) => writeLog("error", line),
 ): void {
   log(`${context} failed: ${describeError(error)}`);
 }

@@ -7,6 +7,7 @@ import type { ValidationTargets } from "hono";
 import { z } from "zod";
 import { dbId } from "../../shared/contract/fields.ts";
 import { validationError } from "./errors.ts";
+import { type RequestTarget, tagRequest } from "./route_docs.ts";
 
 /** Peels optional/nullable/default/pipe wrappers to reach an object or array schema. */
 function unwrap(schema: z.ZodType): z.ZodType {
@@ -64,7 +65,8 @@ export function caseInsensitive<T extends z.ZodType>(schema: T): T {
 
 /**
  * Validates one request part with a zod schema, keys matched case-insensitively, and answers a
- * bad payload with 400 `{ message, errors }`.
+ * bad payload with 400 `{ message, errors }`. The middleware carries `schema` for the OpenAPI
+ * document.
  *
  * @example
  * ```ts ignore
@@ -75,9 +77,11 @@ export function body<T extends z.ZodType, Target extends keyof ValidationTargets
   target: Target,
   schema: T,
 ) {
-  return zValidator(target, caseInsensitive(schema), (result) => {
+  const validator = zValidator(target, caseInsensitive(schema), (result) => {
     if (!result.success) throw validationError(result.error);
   });
+  // The OpenAPI document reads the schema from here (api/http/route_docs.ts).
+  return tagRequest(validator, target as RequestTarget, schema);
 }
 
 /**

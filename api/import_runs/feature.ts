@@ -3,6 +3,7 @@
  * may read a run follows the flag of the feature whose feed it belongs to.
  */
 import { defineFeature } from "../feature.ts";
+import { importRunsDocs } from "./docs.ts";
 import { IMPORT_RUN_JOB, importRunJob } from "../ingest/import_runs.ts";
 import { importRunRoutes } from "./routes.ts";
 
@@ -12,4 +13,5 @@ export const importRuns = defineFeature({
   flag: "any",
   routes: [{ path: "/api/import-runs", router: importRunRoutes }],
   jobHandlers: { [IMPORT_RUN_JOB]: importRunJob },
+  docs: importRunsDocs,
 });

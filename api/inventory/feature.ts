@@ -4,6 +4,7 @@
  * (docs/inventory.md).
  */
 import { defineFeature } from "../feature.ts";
+import { inventoryDocs } from "./docs.ts";
 import { inventoryFeed } from "./feed.ts";
 import { inventoryJobHandlers, inventorySchedules } from "./jobs.ts";
 import { inventoryRoutes } from "./routes.ts";
@@ -16,4 +17,5 @@ export const inventory = defineFeature({
   feed: inventoryFeed,
   jobHandlers: inventoryJobHandlers,
   scheduleSources: [inventorySchedules],
+  docs: inventoryDocs,
 });

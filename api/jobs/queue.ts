@@ -138,3 +138,20 @@ export async function failJob(
   );
   return giveUp;
 }
+
+/**
+ * Gives back the jobs `worker` holds (a process shutting down before its job finished): queued
+ * again at once, the attempt not counted, so another process takes them without waiting for the
+ * lease to run out.
+ *
+ * @returns the ids released
+ */
+export async function releaseJobs(db: Db, worker: string): Promise<number[]> {
+  const rows = await db.query<{ id: number }>(
+    `update jobs set status = 'queued', locked_by = null, locked_until = null, run_at = now(),
+       attempts = greatest(attempts - 1, 0), started_at = null
+      where locked_by = $1 and status = 'running' returning id`,
+    [worker],
+  );
+  return rows.map((row) => Number(row.id));
+}

@@ -6,8 +6,12 @@
  */
 import type { Deps } from "../deps.ts";
 import { handledKinds, jobHandler, registeredScheduleSources } from "./handlers.ts";
-import { claimJobs, completeJob, extendLease, failJob, type Job } from "./queue.ts";
+import { claimJobs, completeJob, extendLease, failJob, type Job, releaseJobs } from "./queue.ts";
 import { enqueueDueSchedules } from "./schedules.ts";
+import { log as logger, withLogContext, writeLog } from "../http/log.ts";
+
+/** Job failures go to the JSON log at level warn, with the job's ids (api/http/log.ts). */
+const warn = (line: string) => writeLog("warn", line);
 
 /** A name for this process's claims, e.g. `host:1234:ab12`. */
 export function workerName(): string {
@@ -24,10 +28,36 @@ export interface RunOptions {
   /** Stop after this many jobs (default: until none is due). */
   max?: number;
   log?: (line: string) => void;
+  /** Claim no further job once aborted (shutdown); the one in hand still finishes. */
+  signal?: AbortSignal;
 }
 
-/** Runs one claimed job with a lease kept alive while it runs; never throws. */
-async function runJob(deps: Deps, job: Job, worker: string, log: (line: string) => void) {
+/** The import run a job works on, when its payload names one. */
+function runIdOf(job: Job): number | undefined {
+  const id = (job.payload as { runId?: unknown }).runId;
+  return typeof id === "number" ? id : undefined;
+}
+
+/**
+ * Runs one claimed job with a lease kept alive while it runs; never throws. Every line logged
+ * while it runs carries `jobId`, `jobKind` and the import run's `runId` (api/http/log.ts).
+ */
+function runJob(deps: Deps, job: Job, worker: string, log: (line: string) => void) {
+  const runId = runIdOf(job);
+  return withLogContext(
+    { worker, jobId: Number(job.id), jobKind: job.kind, ...(runId !== undefined && { runId }) },
+    () => runJobInContext(deps, job, worker, log),
+  );
+}
+
+async function runJobInContext(
+  deps: Deps,
+  job: Job,
+  worker: string,
+  log: (line: string) => void,
+) {
+  const started = performance.now();
+  logger.debug("job started", { attempt: job.attempts });
   const lease = deps.config.JOB_LEASE_SECONDS;
   const heartbeat = setInterval(() => {
     extendLease(deps.db, job.id, worker, lease).catch(() => {});
@@ -37,6 +67,10 @@ async function runJob(deps: Deps, job: Job, worker: string, log: (line: string) 
     if (!handler) throw new Error(`No handler for jobs of kind ${job.kind}.`);
     await handler.run(deps, job);
     await completeJob(deps.db, job.id, worker);
+    logger.info("job succeeded", {
+      attempt: job.attempts,
+      duration: Math.round(performance.now() - started),
+    });
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     log(`Job ${job.id} (${job.kind}) attempt ${job.attempts} failed: ${message}`);
@@ -62,10 +96,10 @@ async function runJob(deps: Deps, job: Job, worker: string, log: (line: string) 
  */
 export async function runDueJobs(deps: Deps, options: RunOptions = {}): Promise<number> {
   const worker = options.worker ?? workerName();
-  const log = options.log ?? console.error;
+  const log = options.log ?? warn;
   const kinds = options.kinds ?? handledKinds();
   let ran = 0;
-  while (options.max === undefined || ran < options.max) {
+  while ((options.max === undefined || ran < options.max) && !options.signal?.aborted) {
     const [job] = await claimJobs(deps.db, {
       worker,
       leaseSeconds: deps.config.JOB_LEASE_SECONDS,
@@ -81,18 +115,68 @@ export async function runDueJobs(deps: Deps, options: RunOptions = {}): Promise<
 }
 
 /** One tick: schedules, then due jobs. */
-export async function tick(deps: Deps, worker: string, log: (line: string) => void) {
+export async function tick(
+  deps: Deps,
+  worker: string,
+  log: (line: string) => void,
+  signal?: AbortSignal,
+) {
   for (const source of registeredScheduleSources()) await source(deps);
+  if (signal?.aborted) return;
   await enqueueDueSchedules(deps.db);
-  await runDueJobs(deps, { worker, log });
+  await runDueJobs(deps, { worker, log, signal });
+}
+
+/** How the ticking of one process is going, for `/ready` (docs/operations.md). */
+export interface JobsStatus {
+  /** A tick is running now (a long import keeps it running; its lease is renewed meanwhile). */
+  ticking: boolean;
+  lastTickStartedAt: Date | null;
+  lastTickFinishedAt: Date | null;
+  /** Ticks in a row that failed (a database outage, say); 0 after a good one. */
+  failuresInARow: number;
+  lastError: string | null;
+  stopped: boolean;
+  intervalSeconds: number;
+}
+
+// Per process and database handle: a test process runs several servers.
+const statuses = new WeakMap<Deps, JobsStatus>();
+
+/** The ticking of the jobs started over `deps` in this process; null when none were started. */
+export function jobsStatus(deps: Deps): JobsStatus | null {
+  return statuses.get(deps) ?? null;
+}
+
+/**
+ * Is the ticking healthy: not stopped, the last tick ended within three intervals (plus the
+ * slack of one) or one is running, and fewer than three ticks in a row failed.
+ */
+export function jobsProblem(status: JobsStatus, now = new Date()): string | null {
+  if (status.stopped) return "the job runner is stopping";
+  if (status.failuresInARow >= 3) {
+    return `the last ${status.failuresInARow} job ticks failed: ${status.lastError ?? ""}`.trim();
+  }
+  if (status.ticking) return null;
+  const last = status.lastTickFinishedAt ?? status.lastTickStartedAt;
+  const limitMs = (status.intervalSeconds * 3 + Math.max(5, status.intervalSeconds)) * 1000;
+  if (!last) return null; // starting
+  const age = now.getTime() - last.getTime();
+  return age > limitMs
+    ? `no job tick for ${Math.round(age / 1000)} s (every ${status.intervalSeconds} s expected)`
+    : null;
 }
 
 /** Background jobs of a process. */
 export interface JobsHandle {
   /** Ticks now (e.g. after enqueueing) instead of at the next timer. */
   wake(): void;
-  /** Stops ticking and waits for the job in hand to finish. */
-  stop(): Promise<void>;
+  /**
+   * Stops claiming jobs and waits for the job in hand to finish; after `graceMs` (default: no
+   * limit) it gives the job back instead (`releaseJobs`: queued again at once for another
+   * process) and returns, so the caller can close the database and exit.
+   */
+  stop(options?: { graceMs?: number }): Promise<void>;
 }
 
 /**
@@ -108,12 +192,22 @@ export function startJobs(
   deps: Deps,
   options: { log?: (line: string) => void; cron?: boolean } = {},
 ): JobsHandle {
-  const log = options.log ?? console.error;
+  const log = options.log ?? warn;
   const worker = workerName();
   const abort = new AbortController();
   let running: Promise<void> | null = null;
   let again = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const status: JobsStatus = {
+    ticking: false,
+    lastTickStartedAt: null,
+    lastTickFinishedAt: null,
+    failuresInARow: 0,
+    lastError: null,
+    stopped: false,
+    intervalSeconds: deps.config.JOBS_TICK_SECONDS,
+  };
+  statuses.set(deps, status);
 
   const schedule = () => {
     if (abort.signal.aborted) return;
@@ -126,9 +220,21 @@ export function startJobs(
       again = true;
       return;
     }
-    running = tick(deps, worker, log)
-      .catch((error) => log(`Job tick failed: ${(error as Error).message}`))
+    status.ticking = true;
+    status.lastTickStartedAt = new Date();
+    running = withLogContext({ worker }, () => tick(deps, worker, log, abort.signal))
+      .then(() => {
+        status.failuresInARow = 0;
+        status.lastError = null;
+      })
+      .catch((error) => {
+        status.failuresInARow++;
+        status.lastError = (error as Error).message;
+        log(`Job tick failed: ${(error as Error).message}`);
+      })
       .finally(() => {
+        status.ticking = false;
+        status.lastTickFinishedAt = new Date();
         running = null;
         if (again) {
           again = false;
@@ -149,10 +255,25 @@ export function startJobs(
   run();
   return {
     wake: run,
-    async stop() {
+    async stop({ graceMs }: { graceMs?: number } = {}) {
       abort.abort();
+      status.stopped = true;
       clearTimeout(timer);
-      await running;
+      if (!running) return;
+      if (graceMs === undefined) return void await running;
+      let timeout: ReturnType<typeof setTimeout> | undefined;
+      const finished = await Promise.race([
+        running.then(() => true),
+        new Promise<false>((resolve) => timeout = setTimeout(() => resolve(false), graceMs)),
+      ]);
+      clearTimeout(timeout);
+      if (finished) return;
+      const released = await releaseJobs(deps.db, worker).catch(() => []);
+      log(
+        `Stopping before the job in hand finished; released job ${
+          released.join(", ") || "(none)"
+        } for another process.`,
+      );
     },
   };
 }

@@ -3,6 +3,7 @@
  * e-mails and the mailbox-health alerts (docs/notifications.md).
  */
 import { defineFeature } from "../feature.ts";
+import { notificationsDocs } from "./docs.ts";
 import { notificationRoutes } from "./routes.ts";
 import { notificationJobHandlers, notificationScheduleSource } from "./jobs.ts";
 
@@ -13,4 +14,5 @@ export const notifications = defineFeature({
   routes: [{ path: "/api/notification-settings", router: notificationRoutes }],
   jobHandlers: notificationJobHandlers,
   scheduleSources: [notificationScheduleSource],
+  docs: notificationsDocs,
 });

@@ -1,5 +1,6 @@
 /** The order submission feature area: sources, vendors, aliases, and the processing of order e-mails. */
 import { defineFeature } from "../feature.ts";
+import { orderSubmissionDocs } from "./docs.ts";
 import { orderSubmissionRoutes } from "./routes.ts";
 import { submissionProcessing } from "./processing/feature_parts.ts";
 
@@ -10,4 +11,5 @@ export const orderSubmission = defineFeature({
   routes: [{ path: "/api/order-submission", router: orderSubmissionRoutes }],
   // The processing: the feed, its send and release jobs, the hourly release schedule.
   ...submissionProcessing,
+  docs: orderSubmissionDocs,
 });

@@ -4,6 +4,7 @@
  * orders no file lists any more, and the home page's update statistics.
  */
 import { defineFeature } from "../feature.ts";
+import { orderTrackingDocs } from "./docs.ts";
 import {
   DELETE_STALE_ORDERS_JOB,
   deleteStaleOrdersJob,
@@ -30,4 +31,5 @@ export const orderTracking = defineFeature({
   },
   scheduleSources: [deleteStaleOrdersSchedule],
   homeStats: (db) => orderUpdateStats(db),
+  docs: orderTrackingDocs,
 });

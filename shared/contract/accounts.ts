@@ -72,33 +72,41 @@ export const flagField = z.union([
 ], { error: "Flags must be true or false" });
 
 /** GET /api/accounts/user-info/{username}; also the answer of update/user-info. */
-export interface UserInfo {
-  userId: number;
-  username: string;
-  email: string;
-  firstName: string;
-  lastName: string;
+export const userInfo = z.object({
+  userId: z.number().int(),
+  username: z.string(),
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
   /** ISO 8601, or null before the first login. */
-  lastLogin: string | null;
-  createdOn: string | null;
-}
+  lastLogin: z.string().nullable().describe("ISO 8601, or null before the first login"),
+  createdOn: z.string().nullable(),
+});
+export type UserInfo = z.infer<typeof userInfo>;
 
 /** GET /api/accounts/user/{id} and the rows of /list. The password never leaves the server. */
-export interface UserAccount extends UserInfo {
-  isAdmin: boolean;
-  inventoryUser: boolean;
-  orderUser: boolean;
-  submissionUser: boolean;
-  sendNotificationsToEmail: boolean;
-  activeStatus: boolean;
-}
+export const userAccount = userInfo.extend({
+  isAdmin: z.boolean(),
+  inventoryUser: z.boolean(),
+  orderUser: z.boolean(),
+  submissionUser: z.boolean(),
+  sendNotificationsToEmail: z.boolean(),
+  activeStatus: z.boolean(),
+});
+export type UserAccount = z.infer<typeof userAccount>;
+
+/** Column name → shown, as answered (every column of the catalog). */
+const enabledColumnsAnswer = z.object(
+  Object.fromEntries(ORDER_TRACKING_COLUMNS.map((name) => [name, z.boolean()])),
+) as unknown as z.ZodType<EnabledColumns>;
 
 /** GET /api/accounts/order-tracking-settings (id 0 until the user first saves). */
-export interface OrderTrackingSettings {
-  id: number;
-  userId: number;
-  enabledColumns: EnabledColumns;
-}
+export const orderTrackingSettings = z.object({
+  id: z.number().int(),
+  userId: z.number().int(),
+  enabledColumns: enabledColumnsAnswer,
+});
+export type OrderTrackingSettings = z.infer<typeof orderTrackingSettings>;
 
 // Keys of the old server's settings record that came along inside enabledColumns.
 const IGNORED_COLUMN_KEYS = new Set(["id", "userordertrackingviewsettingsid", "userid"]);

@@ -38,32 +38,31 @@ export const emailSourceSave = z.object({
 export type EmailSourceSave = z.input<typeof emailSourceSave>;
 
 /** GET /api/email-sources/email/{id}, and one entry of GET /api/email-sources/emails. */
-export interface EmailSource {
-  id: number;
-  username: string;
-  email: string;
+export const emailSource = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  email: z.string(),
   /** "********" when a secret is stored, "" when none: never the secret itself. */
-  password: string;
-  incomingServer: string;
-  outgoingServer: string;
-  incomingPort: number | null;
-  outgoingPort: number | null;
-  ssl: boolean;
-  isMsal: boolean;
-  msalClientId: string;
-  msalTennentId: string;
-  activeStatus: boolean;
+  password: z.string().describe('"********" when a secret is stored, "" when none'),
+  incomingServer: z.string(),
+  outgoingServer: z.string(),
+  incomingPort: z.number().int().nullable(),
+  outgoingPort: z.number().int().nullable(),
+  ssl: z.boolean(),
+  isMsal: z.boolean(),
+  msalClientId: z.string(),
+  msalTennentId: z.string(),
+  activeStatus: z.boolean(),
   /** Mailbox polling: when the last poll succeeded, and the last error (null once one succeeds). */
-  lastSuccessfulPoll: string | null;
-  lastPollError: string | null;
-  lastPollErrorAt: string | null;
-}
+  lastSuccessfulPoll: z.string().nullable(),
+  lastPollError: z.string().nullable(),
+  lastPollErrorAt: z.string().nullable(),
+});
+export type EmailSource = z.infer<typeof emailSource>;
 
 /** GET /api/email-sources/email-list: picker pairs. */
-export interface PickerPair {
-  item1: string;
-  item2: number;
-}
+export const pickerPair = z.object({ item1: z.string(), item2: z.number().int() });
+export type PickerPair = z.infer<typeof pickerPair>;
 
 /** What the test e-mail dialog sends as an attachment. */
 export const testEmailFile = z.object({
@@ -86,19 +85,20 @@ export type SendTestEmailRequest = z.input<typeof sendTestEmailRequest>;
 export const MISSING_TEST_EMAIL_FIELDS = "Please fill in all required fields.";
 
 /** POST /api/email-sources/poll/{id} ("Check now"). */
-export interface PollResult {
-  emailSourceId: number;
+export const pollResult = z.object({
+  emailSourceId: z.number().int(),
   /** False when another process was polling this mailbox at that moment. */
-  polled: boolean;
+  polled: z.boolean(),
   /** Messages looked at, claimed for a feed, ignored (no source wanted them), unreadable. */
-  seen: number;
-  matched: number;
-  ignored: number;
-  failed: number;
+  seen: z.number().int(),
+  matched: z.number().int(),
+  ignored: z.number().int(),
+  failed: z.number().int(),
   /** Import runs created. */
-  runs: number;
-  error: string | null;
-}
+  runs: z.number().int(),
+  error: z.string().nullable(),
+});
+export type PollResult = z.infer<typeof pollResult>;
 
 /** The edit form's values: ports as typed text, converted on submit (spec part 2, section 5). */
 export const emailSourceForm = z.object({
@@ -132,28 +132,32 @@ export const NEW_EMAIL_SOURCE_FORM: EmailSourceForm = {
 };
 
 /** One import run in a list (GET /api/import-runs). */
-export interface ImportRunSummary {
-  id: number;
-  feed: string;
-  sourceId: number;
-  trigger: "mail" | "sftp" | "upload" | "cli" | "rerun";
-  status: "queued" | "succeeded" | "failed" | "held";
-  fileName: string;
-  fileSize: number | null;
-  sha256: string | null;
-  receivedAt: string;
-  createdAt: string;
-  finishedAt: string | null;
-  mailMessageId: number | null;
-  rerunOf: number | null;
-  counts: Record<string, number>;
-  warnings: string[];
-  error: string | null;
-  rowErrorCount: number;
-}
+export const importRunSummary = z.object({
+  id: z.number().int(),
+  feed: z.string(),
+  sourceId: z.number().int(),
+  trigger: z.enum(["mail", "sftp", "upload", "cli", "rerun"]),
+  status: z.enum(["queued", "succeeded", "failed", "held"]),
+  fileName: z.string(),
+  fileSize: z.number().int().nullable(),
+  sha256: z.string().nullable(),
+  receivedAt: z.string(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  mailMessageId: z.number().int().nullable(),
+  rerunOf: z.number().int().nullable(),
+  counts: z.record(z.string(), z.number()),
+  warnings: z.array(z.string()),
+  error: z.string().nullable(),
+  rowErrorCount: z.number().int(),
+});
+export type ImportRunSummary = z.infer<typeof importRunSummary>;
 
 /** One run with its row errors and log (GET /api/import-runs/{id}). */
-export interface ImportRunDetails extends ImportRunSummary {
-  rowErrors: { row: number; column?: string; message: string }[];
-  log: string[];
-}
+export const importRunDetails = importRunSummary.extend({
+  rowErrors: z.array(
+    z.object({ row: z.number().int(), column: z.string().optional(), message: z.string() }),
+  ),
+  log: z.array(z.string()),
+});
+export type ImportRunDetails = z.infer<typeof importRunDetails>;

@@ -392,6 +392,20 @@ export const pickerPair = z.object({ item1: z.string(), item2: z.number().int() 
 export type PickerPair = z.infer<typeof pickerPair>;
 export const pickerList = z.array(pickerPair);
 
+/**
+ * The answer schemas of the submission calls, for the OpenAPI document: a source is the output
+ * of its save schema (`OrderSubmissionSource`); a vendor too, its template as a name only
+ * (`OrderVendorSource`), and a list entry adds the parent's name and whether a template is stored.
+ */
+export const orderSubmissionSourceAnswer = orderSubmissionSourceSave;
+export const orderVendorSourceAnswer = orderVendorSourceSave.describe(
+  'the vendor; submitFileTemplate is always "" (the template is existingTemplate)',
+);
+export const orderVendorSourceListEntry = z.intersection(
+  orderVendorSourceSave,
+  z.object({ orderSubmissionSourceName: z.string(), hasTemplate: z.boolean() }),
+).describe("a vendor of the list, without existingTemplate");
+
 /** Error answer shape of these calls (`{ message, errors? }`). */
 export interface ErrorAnswer {
   message: string;

@@ -54,10 +54,8 @@ export const FILE_TYPES = ["csv", "xlsx", "xls", "txt"] as const;
 export const PAGE_SIZES = [10, 25, 50, 100, 250] as const;
 
 /** One tracking number of an order. */
-export interface TrackingNumber {
-  id: number;
-  trackingNumber: string;
-}
+export const trackingNumber = z.object({ id: z.number().int(), trackingNumber: z.string() });
+export type TrackingNumber = z.infer<typeof trackingNumber>;
 
 /** An order as the list shows it (from the order catalog): `id`, then every column in order. */
 export const orderSchema = recordSchema(ORDER_CATALOG);
@@ -65,24 +63,26 @@ export const orderSchema = recordSchema(ORDER_CATALOG);
 export type Order = z.infer<typeof orderSchema>;
 
 /** GET /api/order-tracking/order/{id}: the order plus its bookkeeping. */
-export interface OrderDetail extends Order {
-  lastUpdated: string;
-  orderTrackingSourceId: number;
-  activeStatus: boolean;
-  deletedStatus: boolean;
-}
+export const orderDetail = orderSchema.extend({
+  lastUpdated: z.string(),
+  orderTrackingSourceId: z.number().int(),
+  activeStatus: z.boolean(),
+  deletedStatus: z.boolean(),
+});
+export type OrderDetail = z.infer<typeof orderDetail>;
 
 /** POST /api/order-tracking/list answer. */
-export interface OrderListResult {
-  orders: Order[];
+export const orderListResult = z.object({
+  orders: z.array(orderSchema),
   /** The number of matches; with `countCapped`, a lower bound ("more than" it). */
-  totalRecordCount: number;
+  totalRecordCount: z.number().int(),
   /**
    * Present (true) only when there are more matches than were counted (more than 10,000, or
    * than the requested page's end): `totalRecordCount` is then "more than", not exact.
    */
-  countCapped?: true;
-}
+  countCapped: z.literal(true).optional(),
+});
+export type OrderListResult = z.infer<typeof orderListResult>;
 
 const searchTerm = boundedString(MAX_LENGTH.name, "Search terms are at most 200 characters")
   .nullish();
@@ -127,24 +127,30 @@ export type NoteRequest = z.infer<typeof noteRequest>;
 export type ColumnNormalizationValues = { id: number } & Record<OrderField, string | null>;
 
 /** An order tracking source as the API answers it. */
-export interface OrderTrackingSource {
-  id: number;
-  sourceName: string;
-  emailSourceId: number;
-  fileType: string;
-  fromEmail: string;
-  subjectValue: string;
-  containsNotExact: boolean;
-  expectedAttachmentCount: number | null;
-  attachmentName: string;
-  columnsToIgnore: string | null;
-  secondaryDelimiter: string | null;
-  uniqueColumn: UniqueColumn;
-  deleteAfterDays: number | null;
-  activeStatus: boolean;
-  deletedStatus: boolean;
-  columnNormalizationValues: ColumnNormalizationValues;
-}
+export const orderTrackingSource = z.object({
+  id: z.number().int(),
+  sourceName: z.string(),
+  emailSourceId: z.number().int(),
+  fileType: z.string(),
+  fromEmail: z.string(),
+  subjectValue: z.string(),
+  containsNotExact: z.boolean(),
+  expectedAttachmentCount: z.number().int().nullable(),
+  attachmentName: z.string(),
+  columnsToIgnore: z.string().nullable(),
+  secondaryDelimiter: z.string().nullable(),
+  uniqueColumn: z.enum(UNIQUE_COLUMNS as unknown as [UniqueColumn, ...UniqueColumn[]]),
+  deleteAfterDays: z.number().int().nullable(),
+  activeStatus: z.boolean(),
+  deletedStatus: z.boolean(),
+  columnNormalizationValues: z.object({
+    id: z.number().int(),
+    ...Object.fromEntries(ORDER_FIELDS.map((field) => [field, z.string().nullable()])),
+  }).describe(
+    "order field → the file column feeding it (null: the header named like it)",
+  ) as unknown as z.ZodType<ColumnNormalizationValues>,
+});
+export type OrderTrackingSource = z.infer<typeof orderTrackingSource>;
 
 /** An integer sent as a number or as text; "" and null mean none. */
 const optionalInt = (label: string, min: number) =>

@@ -45,6 +45,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     PORT: "0",
     DATA_DIR: "memory://",
     ADMIN_PASSWORD,
+    // One JSON line per request would drown the test output; LOG_LEVEL=info shows them.
+    LOG_LEVEL: Deno.env.get("LOG_LEVEL") || "warn",
     // The loopback mail, SFTP and token servers of the tests (docs/outbound.md).
     OUTBOUND_ALLOW: TEST_OUTBOUND_ALLOW,
     ...overrides,

@@ -1,0 +1,69 @@
+/** The OpenAPI descriptions of /api/order-tracking and its sources (spec part 1, section 7). */
+import { z } from "zod";
+import { routeDocs } from "../http/route_docs.ts";
+import {
+  orderDetail,
+  orderListResult,
+  orderTrackingSource,
+} from "../../shared/contract/order_tracking.ts";
+
+const P1 = "Spec part 1, section 7.";
+
+export const orderTrackingDocs = routeDocs([
+  {
+    method: "POST",
+    path: "/api/order-tracking/list",
+    summary: "Search the orders, one page",
+    response: orderListResult,
+    description: P1,
+  },
+  {
+    method: "GET",
+    path: "/api/order-tracking/order/:id",
+    summary: "One order",
+    response: orderDetail,
+    description: P1,
+  },
+  {
+    method: "POST",
+    path: "/api/order-tracking/notes",
+    summary: "Save an order's note",
+    response: z.object({ orderId: z.number().int(), note: z.string().nullable() }),
+    description: P1,
+  },
+  {
+    method: "POST",
+    path: "/api/order-tracking/delete/:id",
+    summary: "Delete an order",
+    response: "empty",
+    description: P1,
+  },
+  {
+    method: "GET",
+    path: "/api/order-tracking-sources/active",
+    summary: "Every order tracking source",
+    response: z.array(orderTrackingSource),
+    description: P1,
+  },
+  {
+    method: "GET",
+    path: "/api/order-tracking-sources/get/:id",
+    summary: "One order tracking source",
+    response: orderTrackingSource,
+    description: P1,
+  },
+  {
+    method: "POST",
+    path: "/api/order-tracking-sources/save",
+    summary: "Create (Id 0) or update an order tracking source",
+    response: orderTrackingSource,
+    description: P1,
+  },
+  {
+    method: "POST",
+    path: "/api/order-tracking-sources/delete/:id",
+    summary: "Delete an order tracking source",
+    response: "empty",
+    description: P1,
+  },
+]);
