@@ -2,11 +2,45 @@
 import { z } from "zod";
 import { routeDocs } from "../http/route_docs.ts";
 import { currentUser } from "../../shared/contract/auth.ts";
-import { orderTrackingSettings, userAccount, userInfo } from "../../shared/contract/accounts.ts";
+import {
+  accessToken,
+  createdAccessToken,
+  orderTrackingSettings,
+  userAccount,
+  userInfo,
+} from "../../shared/contract/accounts.ts";
 
 const P1 = "Spec part 1, section 7.";
 
 export const accountsDocs = routeDocs([
+  {
+    method: "GET",
+    path: "/api/accounts/tokens",
+    summary: "The signed-in user's personal access tokens (beyond the contract; docs/auth.md)",
+    response: z.array(accessToken),
+    access: "any",
+  },
+  {
+    method: "POST",
+    path: "/api/accounts/tokens",
+    summary: "Create a personal access token; the answer shows it this once",
+    response: createdAccessToken,
+    access: "any",
+  },
+  {
+    method: "DELETE",
+    path: "/api/accounts/tokens/current",
+    summary: "Revoke the access token this request carries (cli logout)",
+    response: "empty",
+    access: "any",
+  },
+  {
+    method: "DELETE",
+    path: "/api/accounts/tokens/:id",
+    summary: "Revoke one of the signed-in user's access tokens",
+    response: "empty",
+    access: "any",
+  },
   {
     method: "GET",
     path: "/auth/allowed",

@@ -139,7 +139,7 @@ export function openApiDocument(
       operation.description = [doc.description, `Access: ${ACCESS_TEXT[access]}`]
         .filter(Boolean).join("\n\n");
       operation["x-access"] = access;
-      if (access !== "public") operation.security = [{ session: [] }];
+      if (access !== "public") operation.security = [{ session: [] }, { token: [] }];
       const params: Json[] = [];
       for (const route of handlers) {
         const request = requestOf(route.handler);
@@ -232,6 +232,13 @@ export function openApiDocument(
           name: "X-Access-Token",
           description:
             "The session cookie set by POST /auth/login (refreshed by /auth/refresh-token).",
+        },
+        token: {
+          type: "http",
+          scheme: "bearer",
+          description:
+            "A personal access token (`smt_...`) from the account page or `cli login`; it acts " +
+            "with its user's current flags (docs/auth.md).",
         },
       },
     },

@@ -6,6 +6,7 @@ import {
   orderListResult,
   orderTrackingSource,
 } from "../../shared/contract/order_tracking.ts";
+import { importRunDetails } from "../../shared/contract/email_sources.ts";
 
 const P1 = "Spec part 1, section 7.";
 
@@ -65,5 +66,13 @@ export const orderTrackingDocs = routeDocs([
     summary: "Delete an order tracking source",
     response: "empty",
     description: P1,
+  },
+  {
+    method: "POST",
+    path: "/api/order-tracking-sources/:id/import",
+    summary: "Import an order file for a source, as a mailed file would be (CLI and CI)",
+    description: "Beyond the contract: multipart with `file`; answers the import run.",
+    response: importRunDetails,
+    request: { multipart: z.object({ file: z.string().describe("the order file (binary)") }) },
   },
 ]);

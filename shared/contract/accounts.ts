@@ -236,16 +236,16 @@ export const createAccessTokenRequest = z.object({
 });
 
 /** One personal access token as listed (never the token itself). */
-export interface AccessToken {
-  id: number;
-  name: string;
+export const accessToken = z.object({
+  id: z.number().int(),
+  name: z.string(),
   /** The first characters of the token, to tell tokens apart. */
-  hint: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-}
+  hint: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+});
+export type AccessToken = z.infer<typeof accessToken>;
 
 /** Answer of `POST /api/accounts/tokens`: the token, shown this once. */
-export interface CreatedAccessToken extends AccessToken {
-  token: string;
-}
+export const createdAccessToken = accessToken.extend({ token: z.string() });
+export type CreatedAccessToken = z.infer<typeof createdAccessToken>;
