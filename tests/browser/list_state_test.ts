@@ -35,8 +35,15 @@ Deno.test("the order list keeps its search over Back and refresh", async () => {
     const { context, page } = await newPage(browser, server.url);
     await logIn(page, "lena", "lena-password");
     await page.goto("/order-tracking");
+    // Paging before the typed search has been answered would page the previous search.
+    const searched = page.waitForResponse((response) => {
+      const sent = response.request().postData() ?? "";
+      return response.url().endsWith("/api/order-tracking/list") &&
+        sent.includes('"PoNumberParam":"PO-2"') && sent.includes('"AndOrParam":true');
+    });
     await page.getByLabel("PO Number").fill("PO-2");
     await page.getByRole("radio", { name: "AND" }).click();
+    await searched;
     await page.getByText("Page 1 of 2").waitFor();
     await page.getByRole("button", { name: "Next" }).click();
     await page.getByText("Page 2 of 2").waitFor();
