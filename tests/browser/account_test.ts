@@ -4,8 +4,7 @@ import type { Locator, Page } from "playwright-core";
 import { ORDER_TRACKING_COLUMNS } from "../../shared/contract/order_columns.ts";
 import { startTestServer } from "../support/server.ts";
 import { launchBrowser, logIn, newPage } from "./browser.ts";
-
-const pathOf = (url: string) => new URL(url).pathname;
+import { pathOf } from "./support.ts";
 
 /** Opens /account through the Account menu, as a user would. */
 async function openAccount(page: Page): Promise<void> {

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { startTestServer } from "../support/server.ts";
 import { launchBrowser, logIn, newPage } from "./browser.ts";
-
-const pathOf = (url: string) => new URL(url).pathname;
+import { pathOf } from "./support.ts";
 
 Deno.test("route guard and session refresh", async (t) => {
   const server = await startTestServer();

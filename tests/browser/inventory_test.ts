@@ -1,20 +1,14 @@
 /** The inventory source pages in Chromium: list, edit, manual processing (spec part 2). */
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import type { Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { type TestClient, testClient } from "../support/http.ts";
 import { saveMailbox, sourcePayload, stockCsv } from "../support/inventory.ts";
 import { sampleFile } from "../../shared/inventory/testing.ts";
 import { launchBrowser, logIn, MOBILE_VIEWPORT, newPage } from "./browser.ts";
+import { choose } from "./support.ts";
 
 const USER = { username: "ivy", password: "ivy-password" };
-
-/** Picks `option` in the Radix select labelled `label`. */
-async function choose(page: Page, label: string, option: string): Promise<void> {
-  await page.getByLabel(label, { exact: true }).click();
-  await page.getByRole("option", { name: option, exact: true }).click();
-}
 
 /** Saves a source over HTTP and returns its id. */
 async function saveSource(

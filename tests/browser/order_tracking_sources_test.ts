@@ -1,15 +1,9 @@
 /** The order tracking source list and edit pages in Chromium. */
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
 import { ADMIN_PASSWORD, startTestServer } from "../support/server.ts";
 import { testClient } from "../support/http.ts";
 import { launchBrowser, logIn, MOBILE_VIEWPORT, newPage } from "./browser.ts";
-
-/** Picks `option` in the Radix select labelled `label`. */
-async function choose(page: Page, label: string, option: string): Promise<void> {
-  await page.getByLabel(label, { exact: true }).click();
-  await page.getByRole("option", { name: option, exact: true }).click();
-}
+import { choose, saveOrderMailbox } from "./support.ts";
 
 Deno.test("order tracking source pages", async (t) => {
   const server = await startTestServer();
@@ -17,27 +11,7 @@ Deno.test("order tracking source pages", async (t) => {
   try {
     const admin = testClient(server.url);
     await admin.login("admin", ADMIN_PASSWORD);
-    const mailbox = await admin.post("/api/email-sources/email/save", {
-      id: 0,
-      username: "orders@example.test",
-      email: "orders@example.test",
-      password: "mailbox-secret",
-      incomingServer: "127.0.0.1",
-      outgoingServer: "127.0.0.1",
-      incomingPort: 9,
-      outgoingPort: 9,
-      ssl: false,
-      isMsal: false,
-      msalClientId: "",
-      msalTennentId: "",
-    });
-    assert.equal(mailbox.status, 200, JSON.stringify(mailbox.body));
-    const pairs = (await admin.get("/api/email-sources/email-list")).body as {
-      item1: string;
-      item2: number;
-    }[];
-    const mailboxName = pairs[0].item1;
-    const mailboxId = pairs[0].item2;
+    const { mailboxId, mailboxName } = await saveOrderMailbox(admin);
     await server.createUser({ username: "otto", password: "otto-password", orderUser: true });
 
     await t.step("an empty list says so in the table and in cards", async () => {

@@ -3,10 +3,7 @@ import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { startTestServer } from "../support/server.ts";
 import { launchBrowser, logIn, newPage } from "./browser.ts";
-
-const pathOf = (url: string) => new URL(url).pathname;
-const saveButton = (page: Page) =>
-  page.getByRole("button", { name: /^(Save|Saving\.\.\.|Saved!|Error - Try Again)$/ });
+import { pathOf, saveButton } from "./support.ts";
 
 async function openUsers(page: Page): Promise<void> {
   await page.goto("/admin/manage/users");

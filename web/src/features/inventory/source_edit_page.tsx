@@ -1,6 +1,6 @@
 import { Box, Button, Callout, Card, Container, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { type ReactNode, useId, useRef, useState } from "react";
-import { type Control, Controller, useForm } from "react-hook-form";
+import { Controller, useForm } from "react-hook-form";
 import { Link, useParams } from "wouter";
 import { encodeBase64 } from "../../../../shared/base64.ts";
 import {
@@ -10,13 +10,9 @@ import {
 } from "../../../../shared/contract/inventory.ts";
 import { ApiError, messageOr } from "../../api/call.ts";
 import { ErrorAlert } from "../../components/error_alert.tsx";
-import {
-  formResolver,
-  SelectField,
-  SwitchField,
-  TextAreaField,
-} from "../../components/form_fields.tsx";
+import { formResolver, TextAreaField } from "../../components/form_fields.tsx";
 import { TextField } from "../../components/text_field.tsx";
+import { SelectControl, SwitchControl, textOptions } from "../../components/form_controls.tsx";
 import { useResource } from "../../components/use_resource.ts";
 import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
 import {
@@ -52,39 +48,6 @@ export const EDIT_TEXTS = {
 const SAVE_RESET_MS = 3000;
 
 const SAMPLE_ACCEPT = SAMPLE_FILE_TYPES.map((type) => `.${type}`).join(",");
-
-type SwitchName =
-  | "activeStatus"
-  | "containsNotExact"
-  | "fileHasHeader"
-  | "stripLeadingZeroes"
-  | "statusSupersedesQuantity"
-  | "usesPredictiveAlgorithm"
-  | "fileData.fileHasHeader";
-
-function SwitchControl(
-  { control, name, label, hint }: {
-    control: Control<InventorySourceForm>;
-    name: SwitchName;
-    label: string;
-    hint?: string;
-  },
-) {
-  return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <SwitchField
-          label={label}
-          hint={hint}
-          checked={Boolean(field.value)}
-          onChange={field.onChange}
-        />
-      )}
-    />
-  );
-}
 
 function Section(
   { id, title, description, children }: {
@@ -252,22 +215,12 @@ export default function SourceEditPage() {
                 error={errors.fromEmail?.message}
                 {...register("fromEmail")}
               />
-              <Controller
+              <SelectControl
                 control={control}
                 name="emailSourceName"
-                render={({ field }) => (
-                  <SelectField
-                    label="Email Source"
-                    value={field.value}
-                    onChange={field.onChange}
-                    options={[...new Set(pairs.map((pair) => pair.item1))].map((name) => ({
-                      value: name,
-                      label: name,
-                    }))}
-                    placeholder="Choose an e-mail source"
-                    error={errors.emailSourceName?.message}
-                  />
-                )}
+                label="Email Source"
+                options={textOptions([...new Set(pairs.map((pair) => pair.item1))])}
+                placeholder="Choose an e-mail source"
               />
               <SwitchControl control={control} name="activeStatus" label="Active Source" />
             </Grid>

@@ -1,19 +1,11 @@
-import {
-  Badge,
-  Card,
-  DataList,
-  DropdownMenu,
-  Flex,
-  Grid,
-  Heading,
-  IconButton,
-  Switch,
-} from "@radix-ui/themes";
+import { Badge, Card, DataList, DropdownMenu, Flex, Grid, Heading, Switch } from "@radix-ui/themes";
 import { type ReactNode, useState } from "react";
 import { useLocation } from "wouter";
 import { type DataColumn, DataTable, SOURCE_LIST_HINTS } from "../../components/data_table.tsx";
 import { ListPage } from "../../components/list_page.tsx";
+import { RowActionsMenu } from "../../components/row_actions_menu.tsx";
 import { useResource } from "../../components/use_resource.ts";
+import { removeListedRow } from "../../components/remove_listed_row.ts";
 import {
   deleteInventorySource,
   fetchInventorySources,
@@ -83,22 +75,17 @@ function ActionsMenu(
 ) {
   const [, navigate] = useLocation();
   return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger>
-        <IconButton variant="ghost" aria-label={`Actions for ${source.sourceName}`}>⋯</IconButton>
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Content>
-        <DropdownMenu.Item onSelect={() => navigate(`/inventory-sources/edit/${source.id}`)}>
-          Edit
-        </DropdownMenu.Item>
-        <DropdownMenu.Item
-          onSelect={() => navigate(`/inventory-sources/manually-process/${source.id}`)}
-        >
-          Manually Process File
-        </DropdownMenu.Item>
-        <DropdownMenu.Item color="red" onSelect={onDelete}>Delete</DropdownMenu.Item>
-      </DropdownMenu.Content>
-    </DropdownMenu.Root>
+    <RowActionsMenu
+      name={source.sourceName}
+      editHref={`/inventory-sources/edit/${source.id}`}
+      onDelete={onDelete}
+    >
+      <DropdownMenu.Item
+        onSelect={() => navigate(`/inventory-sources/manually-process/${source.id}`)}
+      >
+        Manually Process File
+      </DropdownMenu.Item>
+    </RowActionsMenu>
   );
 }
 
@@ -192,15 +179,7 @@ export default function SourceListPage() {
       )}
       deletion={{
         nameOf: (source) => source.sourceName,
-        remove: async (source) => {
-          try {
-            await deleteInventorySource(source.id);
-          } catch (error) {
-            console.error("Error deleting inventory source", error);
-            throw error;
-          }
-          list.setData((current) => current?.filter((row) => row.id !== source.id));
-        },
+        remove: removeListedRow(list, deleteInventorySource, "Error deleting inventory source"),
       }}
     />
   );

@@ -9,7 +9,6 @@ import {
   Grid,
   Heading,
   Link as RadixLink,
-  Select,
   Text,
 } from "@radix-ui/themes";
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
@@ -29,7 +28,8 @@ import {
   WEEKDAY_NAMES,
 } from "../../../../shared/contract/notifications.ts";
 import { messageOr } from "../../api/call.ts";
-import { SwitchField } from "../../components/form_fields.tsx";
+import { SelectField, type SelectOption } from "../../components/form_fields.tsx";
+import { SelectControl, SwitchControl, textOptions } from "../../components/form_controls.tsx";
 import { TextField } from "../../components/text_field.tsx";
 import { useResource } from "../../components/use_resource.ts";
 import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
@@ -91,45 +91,7 @@ function settingToForm(setting: NotificationSetting): NotificationSettingForm {
   };
 }
 
-interface Option {
-  value: string;
-  label: string;
-}
-
-/** A labelled Radix select with its validation message. */
-function SelectField(
-  { label, value, onChange, options, placeholder, error }: {
-    label: string;
-    value: string;
-    onChange(value: string): void;
-    options: Option[];
-    placeholder?: string;
-    error?: string;
-  },
-) {
-  const id = useId();
-  return (
-    <Flex direction="column" gap="1">
-      <Text as="label" htmlFor={id} size="2" weight="medium">{label}</Text>
-      <Select.Root value={value || undefined} onValueChange={onChange}>
-        <Select.Trigger
-          id={id}
-          placeholder={placeholder}
-          color={error ? "red" : undefined}
-          aria-invalid={error ? true : undefined}
-        />
-        <Select.Content>
-          {options.map((option) => (
-            <Select.Item key={option.value} value={option.value}>{option.label}</Select.Item>
-          ))}
-        </Select.Content>
-      </Select.Root>
-      {error && <Text size="2" color="red">{error}</Text>}
-    </Flex>
-  );
-}
-
-/** A labelled on/off switch. */
+/** A form section: a card titled by its h2. */
 function FormCard({ title, children }: { title: string; children: ReactNode }) {
   const id = useId();
   return (
@@ -219,7 +181,7 @@ export default function NotificationSettingEditPage() {
     sourceTypeId ? ["notification-sources", sourceTypeId] : null,
     (signal) =>
       fetchNotificationSources(sourceTypeId, signal).then(
-        (sources): Option[] =>
+        (sources): SelectOption[] =>
           sources.map((source) => ({ value: String(source.id), label: source.sourceName })),
         (error) => {
           console.error("Error fetching the sources of the chosen type", error);
@@ -273,7 +235,7 @@ export default function NotificationSettingEditPage() {
     };
   }, [interval, cronExpression, timeZone]);
 
-  const sourceOptions: Option[] = [{ value: ALL, label: ALL_SOURCES }];
+  const sourceOptions: SelectOption[] = [{ value: ALL, label: ALL_SOURCES }];
   sourceOptions.push(...(typeSources.data ?? []));
   if (sourceId != null && !sourceOptions.some((option) => option.value === String(sourceId))) {
     sourceOptions.push({ value: String(sourceId), label: sourceName || `Source ${sourceId}` });
@@ -396,16 +358,10 @@ export default function NotificationSettingEditPage() {
                 options={sourceOptions}
               />
               <Flex align="center">
-                <Controller
+                <SwitchControl
                   control={control}
                   name="notificationEnabled"
-                  render={({ field }) => (
-                    <SwitchField
-                      label="Notification Enabled"
-                      checked={field.value}
-                      onChange={field.onChange}
-                    />
-                  )}
+                  label="Notification Enabled"
                 />
               </Flex>
             </Grid>
@@ -413,19 +369,12 @@ export default function NotificationSettingEditPage() {
 
           <FormCard title="Schedule Settings">
             <Grid columns={{ initial: "1", sm: "2" }} gap="3">
-              <Controller
+              <SelectControl
                 control={control}
                 name="notificationInterval"
-                render={({ field }) => (
-                  <SelectField
-                    label="Notification Interval"
-                    value={field.value}
-                    onChange={field.onChange}
-                    options={NOTIFICATION_INTERVALS.map((value) => ({ value, label: value }))}
-                    placeholder="Select an interval"
-                    error={errors.notificationInterval?.message}
-                  />
-                )}
+                label="Notification Interval"
+                options={textOptions(NOTIFICATION_INTERVALS)}
+                placeholder="Select an interval"
               />
               {interval === "Weekly" && (
                 <Controller
@@ -484,14 +433,7 @@ export default function NotificationSettingEditPage() {
           <FormCard title="Content Settings">
             <Grid columns={{ initial: "1", sm: "2" }} gap="3">
               {CONTENT_SWITCHES.map(([name, label]) => (
-                <Controller
-                  key={name}
-                  control={control}
-                  name={name}
-                  render={({ field }) => (
-                    <SwitchField label={label} checked={field.value} onChange={field.onChange} />
-                  )}
-                />
+                <SwitchControl key={name} control={control} name={name} label={label} />
               ))}
             </Grid>
           </FormCard>
@@ -509,16 +451,10 @@ export default function NotificationSettingEditPage() {
                 error={errors.emailSubjectPrefix?.message}
                 {...register("emailSubjectPrefix")}
               />
-              <Controller
+              <SwitchControl
                 control={control}
                 name="consolidatedEmail"
-                render={({ field }) => (
-                  <SwitchField
-                    label="Consolidated Email"
-                    checked={field.value}
-                    onChange={field.onChange}
-                  />
-                )}
+                label="Consolidated Email"
               />
             </Grid>
           </FormCard>

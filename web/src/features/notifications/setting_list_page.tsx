@@ -15,6 +15,7 @@ import {
 import { type DataColumn, DataTable } from "../../components/data_table.tsx";
 import { ListPage } from "../../components/list_page.tsx";
 import { useResource } from "../../components/use_resource.ts";
+import { removeListedRow } from "../../components/remove_listed_row.ts";
 import {
   deleteNotificationSetting,
   fetchNotificationSettings,
@@ -232,15 +233,11 @@ export default function NotificationSettingListPage() {
       cards={(rows, { askDelete }) => <SettingCards settings={rows} askDelete={askDelete} />}
       deletion={{
         nameOf: (setting) => setting.name,
-        remove: async (setting) => {
-          try {
-            await deleteNotificationSetting(setting.id);
-          } catch (error) {
-            console.error("Error deleting notification setting", error);
-            throw error;
-          }
-          list.setData((current) => current?.filter((row) => row.id !== setting.id));
-        },
+        remove: removeListedRow(
+          list,
+          deleteNotificationSetting,
+          "Error deleting notification setting",
+        ),
       }}
     />
   );

@@ -1,6 +1,6 @@
 import { Button, Card, Container, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { useState } from "react";
-import { type Control, Controller, useForm } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { Link, useParams } from "wouter";
 import {
@@ -11,13 +11,9 @@ import {
   orderSubmissionSourceFormToSave,
 } from "../../../../shared/contract/order_submission.ts";
 import { ApiError, messageOr } from "../../api/call.ts";
-import {
-  formResolver,
-  pairOptions,
-  SelectField,
-  SwitchField,
-} from "../../components/form_fields.tsx";
+import { formResolver, pairOptions } from "../../components/form_fields.tsx";
 import { TextField } from "../../components/text_field.tsx";
+import { SelectControl, SwitchControl } from "../../components/form_controls.tsx";
 import { useResource } from "../../components/use_resource.ts";
 import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
 import { fetchEmailSourcePicker, fetchSubmissionSource, saveSubmissionSource } from "./api.ts";
@@ -43,30 +39,6 @@ function sourceToForm(source: OrderSubmissionSource): OrderSubmissionSourceForm 
       : String(value);
   }
   return form;
-}
-
-function SwitchControl(
-  { control, name, label }: {
-    control: Control<OrderSubmissionSourceForm>;
-    name:
-      | "containsNotExact"
-      | "noAttachmentsNeedsLinkClick"
-      | "ordersAreAllQuantityOne"
-      | "downloadSpreadsheet"
-      | "downloadPdf"
-      | "activeStatus";
-    label: string;
-  },
-) {
-  return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <SwitchField label={label} checked={field.value} onChange={field.onChange} />
-      )}
-    />
-  );
 }
 
 /** /order-submission/sources/edit/{sourceId}: create (0) or edit an order submission source. */
@@ -153,19 +125,12 @@ export default function SourceEditPage() {
                   error={errors.sourceName?.message}
                   {...register("sourceName")}
                 />
-                <Controller
+                <SelectControl
                   control={control}
                   name="emailSourceId"
-                  render={({ field }) => (
-                    <SelectField
-                      label="Email Source"
-                      value={field.value}
-                      onChange={field.onChange}
-                      options={pairOptions(emailSources.data ?? [])}
-                      placeholder="Choose an e-mail source"
-                      error={errors.emailSourceId?.message}
-                    />
-                  )}
+                  label="Email Source"
+                  options={pairOptions(emailSources.data ?? [])}
+                  placeholder="Choose an e-mail source"
                 />
                 <TextField
                   label="From Email"

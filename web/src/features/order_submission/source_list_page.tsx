@@ -1,19 +1,9 @@
-import {
-  Badge,
-  Card,
-  Checkbox,
-  DropdownMenu,
-  Flex,
-  Grid,
-  Heading,
-  IconButton,
-  Switch,
-  Text,
-} from "@radix-ui/themes";
-import { useLocation } from "wouter";
+import { Badge, Card, Checkbox, Flex, Grid, Heading, Switch, Text } from "@radix-ui/themes";
 import { type DataColumn, DataTable, SOURCE_LIST_HINTS } from "../../components/data_table.tsx";
 import { ListPage } from "../../components/list_page.tsx";
+import { RowActionsMenu } from "../../components/row_actions_menu.tsx";
 import { useResource } from "../../components/use_resource.ts";
+import { removeListedRow } from "../../components/remove_listed_row.ts";
 import { useSelection } from "../../components/use_selection.ts";
 import {
   deleteSubmissionSource,
@@ -80,19 +70,12 @@ function columnsOf(
 function ActionsMenu(
   { source, onDelete }: { source: OrderSubmissionSource; onDelete(): void },
 ) {
-  const [, navigate] = useLocation();
   return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger>
-        <IconButton variant="ghost" aria-label={`Actions for ${source.sourceName}`}>⋯</IconButton>
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Content>
-        <DropdownMenu.Item onSelect={() => navigate(`/order-submission/sources/edit/${source.id}`)}>
-          Edit
-        </DropdownMenu.Item>
-        <DropdownMenu.Item color="red" onSelect={onDelete}>Delete</DropdownMenu.Item>
-      </DropdownMenu.Content>
-    </DropdownMenu.Root>
+    <RowActionsMenu
+      name={source.sourceName}
+      editHref={`/order-submission/sources/edit/${source.id}`}
+      onDelete={onDelete}
+    />
   );
 }
 
@@ -175,15 +158,11 @@ export default function SourceListPage() {
       )}
       deletion={{
         nameOf: (source) => source.sourceName,
-        remove: async (source) => {
-          try {
-            await deleteSubmissionSource(source.id);
-          } catch (error) {
-            console.error("Error deleting order submission source", error);
-            throw error;
-          }
-          list.setData((current) => current?.filter((row) => row.id !== source.id));
-        },
+        remove: removeListedRow(
+          list,
+          deleteSubmissionSource,
+          "Error deleting order submission source",
+        ),
       }}
     />
   );

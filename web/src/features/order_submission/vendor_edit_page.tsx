@@ -1,6 +1,6 @@
 import { Box, Button, Card, Container, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { type ReactNode, useEffect, useId, useRef, useState } from "react";
-import { type Control, Controller, useForm } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { Link, useLocation, useParams } from "wouter";
 import { decodeBase64, encodeBase64 } from "../../../../shared/base64.ts";
 import {
@@ -17,14 +17,9 @@ import {
 import { ApiError } from "../../api/call.ts";
 import { DeleteDialog } from "../../components/delete_dialog.tsx";
 import { ErrorAlert } from "../../components/error_alert.tsx";
-import {
-  formResolver,
-  pairOptions,
-  SelectField,
-  SwitchField,
-  TextAreaField,
-} from "../../components/form_fields.tsx";
+import { formResolver, pairOptions, TextAreaField } from "../../components/form_fields.tsx";
 import { TextField } from "../../components/text_field.tsx";
+import { SelectControl, SwitchControl } from "../../components/form_controls.tsx";
 import { useResource } from "../../components/use_resource.ts";
 import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
 import { AliasEditor } from "./alias_editor.tsx";
@@ -37,35 +32,6 @@ import {
   saveVendor,
 } from "./api.ts";
 import { BANNER_MS, MAP_LABELS, VENDOR_TEXTS, vendorToForm } from "./vendor_form.ts";
-
-type SwitchName =
-  | "vendorWantsTrimmedItemDescription"
-  | "vendorWantsNonDailySubmission"
-  | "vendorWantsAllAlignedLeft"
-  | "vendorWantsPDF"
-  | "vendorWantsSpreadsheet"
-  | "vendorWantsForwardedEmail"
-  | "vendorWantsAllData"
-  | "activeStatus"
-  | "deletedStatus";
-
-function SwitchControl(
-  { control, name, label }: {
-    control: Control<OrderVendorSourceForm>;
-    name: SwitchName;
-    label: string;
-  },
-) {
-  return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <SwitchField label={label} checked={field.value} onChange={field.onChange} />
-      )}
-    />
-  );
-}
 
 function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
   return (
@@ -248,19 +214,12 @@ export default function VendorEditPage() {
         <Flex direction="column" gap="4">
           <Section id="vendor-info-heading" title="Vendor Information">
             <Grid columns={{ initial: "1", sm: "2" }} gap="3" mb="4">
-              <Controller
+              <SelectControl
                 control={control}
                 name="orderSubmissionSourceId"
-                render={({ field }) => (
-                  <SelectField
-                    label="Order Submission Sources *"
-                    value={field.value}
-                    onChange={field.onChange}
-                    options={pairOptions(sources.data ?? [])}
-                    placeholder="Choose an order submission source"
-                    error={errors.orderSubmissionSourceId?.message}
-                  />
-                )}
+                label="Order Submission Sources *"
+                options={pairOptions(sources.data ?? [])}
+                placeholder="Choose an order submission source"
               />
               <TextField
                 label="Vendor Name From File *"
@@ -272,19 +231,12 @@ export default function VendorEditPage() {
                 error={errors.vendorProvidedAccountNumber?.message}
                 {...register("vendorProvidedAccountNumber")}
               />
-              <Controller
+              <SelectControl
                 control={control}
                 name="sendFromEmailSourceModelId"
-                render={({ field }) => (
-                  <SelectField
-                    label="Send from Email Source *"
-                    value={field.value}
-                    onChange={field.onChange}
-                    options={pairOptions(emailSources.data ?? [])}
-                    placeholder="Choose an e-mail source"
-                    error={errors.sendFromEmailSourceModelId?.message}
-                  />
-                )}
+                label="Send from Email Source *"
+                options={pairOptions(emailSources.data ?? [])}
+                placeholder="Choose an e-mail source"
               />
             </Grid>
             <AliasEditor aliases={aliases} onChange={setAliases} onDelete={setDeletingAlias} />

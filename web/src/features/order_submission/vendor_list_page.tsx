@@ -1,19 +1,9 @@
-import {
-  Badge,
-  Card,
-  Checkbox,
-  DropdownMenu,
-  Flex,
-  Grid,
-  Heading,
-  IconButton,
-  Switch,
-  Text,
-} from "@radix-ui/themes";
-import { useLocation } from "wouter";
+import { Badge, Card, Checkbox, Flex, Grid, Heading, Switch, Text } from "@radix-ui/themes";
 import { type DataColumn, DataTable } from "../../components/data_table.tsx";
 import { ListPage } from "../../components/list_page.tsx";
+import { RowActionsMenu } from "../../components/row_actions_menu.tsx";
 import { useResource } from "../../components/use_resource.ts";
+import { removeListedRow } from "../../components/remove_listed_row.ts";
 import { useSelection } from "../../components/use_selection.ts";
 import { deleteVendor, fetchVendors, type OrderVendorSourceListEntry } from "./api.ts";
 
@@ -24,21 +14,12 @@ function YesNo({ on }: { on: boolean }) {
 }
 
 function ActionsMenu({ vendor, onDelete }: { vendor: Vendor; onDelete(): void }) {
-  const [, navigate] = useLocation();
   return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger>
-        <IconButton variant="ghost" aria-label={`Actions for ${vendor.vendorNameFromFile}`}>
-          ⋯
-        </IconButton>
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Content>
-        <DropdownMenu.Item onSelect={() => navigate(`/order-submission/vendor/edit/${vendor.id}`)}>
-          Edit
-        </DropdownMenu.Item>
-        <DropdownMenu.Item color="red" onSelect={onDelete}>Delete</DropdownMenu.Item>
-      </DropdownMenu.Content>
-    </DropdownMenu.Root>
+    <RowActionsMenu
+      name={vendor.vendorNameFromFile}
+      editHref={`/order-submission/vendor/edit/${vendor.id}`}
+      onDelete={onDelete}
+    />
   );
 }
 
@@ -164,15 +145,7 @@ export default function VendorListPage() {
       )}
       deletion={{
         nameOf: (vendor) => vendor.vendorNameFromFile,
-        remove: async (vendor) => {
-          try {
-            await deleteVendor(vendor.id);
-          } catch (error) {
-            console.error("Error deleting order vendor source", error);
-            throw error;
-          }
-          list.setData((current) => current?.filter((row) => row.id !== vendor.id));
-        },
+        remove: removeListedRow(list, deleteVendor, "Error deleting order vendor source"),
       }}
     />
   );

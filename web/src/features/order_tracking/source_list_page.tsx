@@ -1,38 +1,21 @@
-import {
-  Badge,
-  Card,
-  Checkbox,
-  DropdownMenu,
-  Flex,
-  Grid,
-  Heading,
-  IconButton,
-  Switch,
-  Text,
-} from "@radix-ui/themes";
+import { Badge, Card, Checkbox, Flex, Grid, Heading, Switch, Text } from "@radix-ui/themes";
 import { useState } from "react";
-import { useLocation } from "wouter";
 import { deleteSource, fetchSources, type OrderTrackingSource } from "./api.ts";
 import { type DataColumn, DataTable } from "../../components/data_table.tsx";
 import { ListPage } from "../../components/list_page.tsx";
+import { RowActionsMenu } from "../../components/row_actions_menu.tsx";
 import { useResource } from "../../components/use_resource.ts";
+import { removeListedRow } from "../../components/remove_listed_row.ts";
 
 function ActionsMenu(
   { source, onDelete }: { source: OrderTrackingSource; onDelete(): void },
 ) {
-  const [, navigate] = useLocation();
   return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger>
-        <IconButton variant="ghost" aria-label={`Actions for ${source.sourceName}`}>⋯</IconButton>
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Content>
-        <DropdownMenu.Item onSelect={() => navigate(`/order-tracking-sources/edit/${source.id}`)}>
-          Edit
-        </DropdownMenu.Item>
-        <DropdownMenu.Item color="red" onSelect={onDelete}>Delete</DropdownMenu.Item>
-      </DropdownMenu.Content>
-    </DropdownMenu.Root>
+    <RowActionsMenu
+      name={source.sourceName}
+      editHref={`/order-tracking-sources/edit/${source.id}`}
+      onDelete={onDelete}
+    />
   );
 }
 
@@ -135,15 +118,7 @@ export default function SourceListPage() {
       return next;
     });
 
-  const remove = async (source: OrderTrackingSource) => {
-    try {
-      await deleteSource(source.id);
-    } catch (error) {
-      console.error("Error deleting order tracking source", error);
-      throw error;
-    }
-    list.setData((current) => current?.filter((row) => row.id !== source.id));
-  };
+  const remove = removeListedRow(list, deleteSource, "Error deleting order tracking source");
 
   return (
     <ListPage
