@@ -2,8 +2,8 @@
 import assert from "node:assert/strict";
 import { ADMIN_PASSWORD, startTestServer } from "../support/server.ts";
 import { testClient } from "../support/http.ts";
-import { launchBrowser, logIn, MOBILE_VIEWPORT, newPage } from "./browser.ts";
-import { choose, saveOrderMailbox } from "./support.ts";
+import { launchBrowser, loggedInPage, MOBILE_VIEWPORT } from "./browser.ts";
+import { choose, countRequests, saveOrderMailbox } from "./support.ts";
 
 Deno.test("order tracking source pages", async (t) => {
   const server = await startTestServer();
@@ -15,8 +15,7 @@ Deno.test("order tracking source pages", async (t) => {
     await server.createUser({ username: "otto", password: "otto-password", orderUser: true });
 
     await t.step("an empty list says so in the table and in cards", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "otto", "otto-password");
+      const { context, page } = await loggedInPage(browser, server.url, "otto", "otto-password");
       await page.goto("/order-tracking-sources");
       await page.getByRole("heading", { name: "Order Tracking Sources", level: 1 }).waitFor();
       await page.getByText("No results.").waitFor();
@@ -26,12 +25,8 @@ Deno.test("order tracking source pages", async (t) => {
     });
 
     await t.step("the form checks every rule before sending", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "otto", "otto-password");
-      let saves = 0;
-      page.on("request", (r) => {
-        if (r.url().endsWith("/api/order-tracking-sources/save")) saves++;
-      });
+      const { context, page } = await loggedInPage(browser, server.url, "otto", "otto-password");
+      const saves = countRequests(page, "/api/order-tracking-sources/save");
       await page.goto("/order-tracking-sources");
       await page.getByRole("link", { name: "Add Source" }).click();
       await page.waitForURL("**/order-tracking-sources/edit/0");
@@ -45,15 +40,14 @@ Deno.test("order tracking source pages", async (t) => {
       await page.getByText("At most 1 character").waitFor();
       await page.getByText("Choose a unique column").first().waitFor();
       assert.ok(await page.getByText("Must be at least 3 characters").count() >= 2);
-      assert.equal(saves, 0);
+      assert.equal(saves.count, 0);
       await context.close();
     });
 
     await t.step(
       "creating a source sends ids and numbers, then shows Saved! and Back",
       async () => {
-        const { context, page } = await newPage(browser, server.url);
-        await logIn(page, "otto", "otto-password");
+        const { context, page } = await loggedInPage(browser, server.url, "otto", "otto-password");
         await page.goto("/order-tracking-sources/edit/0");
         await page.getByRole("heading", { name: "Create New" }).waitFor();
         await page.getByLabel("Source Name").fill("Acme Supply");
@@ -94,8 +88,7 @@ Deno.test("order tracking source pages", async (t) => {
     );
 
     await t.step("editing loads the source with its e-mail source by name", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "otto", "otto-password");
+      const { context, page } = await loggedInPage(browser, server.url, "otto", "otto-password");
       await page.goto("/order-tracking-sources");
       await page.getByRole("button", { name: "Actions for Acme Supply" }).click();
       await page.getByRole("menuitem", { name: "Edit" }).click();
@@ -121,8 +114,7 @@ Deno.test("order tracking source pages", async (t) => {
     });
 
     await t.step("a refused save shows the server's message and Error - Try Again", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "otto", "otto-password");
+      const { context, page } = await loggedInPage(browser, server.url, "otto", "otto-password");
       await page.goto("/order-tracking-sources/edit/0");
       await page.getByLabel("Source Name").fill("acme supply co");
       await choose(page, "Email Source", mailboxName);
@@ -139,16 +131,14 @@ Deno.test("order tracking source pages", async (t) => {
     });
 
     await t.step("a source that cannot be loaded says so", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "otto", "otto-password");
+      const { context, page } = await loggedInPage(browser, server.url, "otto", "otto-password");
       await page.goto("/order-tracking-sources/edit/9999");
       await page.getByText("Failed to load order tracking source data").waitFor();
       await context.close();
     });
 
     await t.step("delete asks with the source's name; Cancel keeps it", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "otto", "otto-password");
+      const { context, page } = await loggedInPage(browser, server.url, "otto", "otto-password");
       await page.goto("/order-tracking-sources");
       const open = async () => {
         await page.getByRole("button", { name: "Actions for Acme Supply Co" }).click();
@@ -181,8 +171,9 @@ Deno.test("order tracking source pages", async (t) => {
         uniqueColumn: "ItemNumber",
         activeStatus: false,
       });
-      const { context, page } = await newPage(browser, server.url, { viewport: MOBILE_VIEWPORT });
-      await logIn(page, "otto", "otto-password");
+      const { context, page } = await loggedInPage(browser, server.url, "otto", "otto-password", {
+        viewport: MOBILE_VIEWPORT,
+      });
       await page.goto("/order-tracking-sources");
       const card = page.getByRole("region", { name: "Narrow Co" });
       await card.waitFor();

@@ -47,3 +47,12 @@ export async function saveOrderMailbox(
   }[];
   return { mailboxName: pairs[0].item1, mailboxId: pairs[0].item2 };
 }
+
+/** Counts the requests to one path (`/api/...`, query aside) the page makes from now on. */
+export function countRequests(page: Page, path: string): { count: number } {
+  const counter = { count: 0 };
+  page.on("request", (request) => {
+    if (pathOf(request.url()) === path) counter.count++;
+  });
+  return counter;
+}

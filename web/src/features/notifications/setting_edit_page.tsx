@@ -2,7 +2,6 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import {
   Button,
   Callout,
-  Card,
   Container,
   DataList,
   Flex,
@@ -11,7 +10,7 @@ import {
   Link as RadixLink,
   Text,
 } from "@radix-ui/themes";
-import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { toast } from "sonner";
 import type { z } from "zod";
@@ -31,8 +30,10 @@ import { messageOr } from "../../api/call.ts";
 import { SelectField, type SelectOption } from "../../components/form_fields.tsx";
 import { SelectControl, SwitchControl, textOptions } from "../../components/form_controls.tsx";
 import { TextField } from "../../components/text_field.tsx";
+import { FormSection } from "../../components/form_section.tsx";
 import { useResource } from "../../components/use_resource.ts";
-import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
+import { useSaveState } from "../../components/use_save_state.ts";
+import { SaveButton } from "../../components/save_button.tsx";
 import {
   type CronValidationResult,
   type EmailInfo,
@@ -91,19 +92,6 @@ function settingToForm(setting: NotificationSetting): NotificationSettingForm {
   };
 }
 
-/** A form section: a card titled by its h2. */
-function FormCard({ title, children }: { title: string; children: ReactNode }) {
-  const id = useId();
-  return (
-    <Card asChild>
-      <section aria-labelledby={id}>
-        <Heading as="h2" size="4" id={id} mb="3">{title}</Heading>
-        {children}
-      </section>
-    </Card>
-  );
-}
-
 const CONTENT_SWITCHES = [
   ["includeStatusChanges", "Include Status Changes"],
   ["includeQuantityChanges", "Include Quantity Changes"],
@@ -118,7 +106,7 @@ function EmailConfigurationCard({ info }: { info: EmailInfo | null }) {
   const list = (addresses: string[] | undefined) =>
     addresses && addresses.length > 0 ? addresses.join(", ") : "None";
   return (
-    <FormCard title="Email Configuration">
+    <FormSection title="Email Configuration">
       {!info ? <Text size="2" color="gray">Loading...</Text> : (
         <Flex direction="column" gap="3">
           <DataList.Root size="2">
@@ -142,7 +130,7 @@ function EmailConfigurationCard({ info }: { info: EmailInfo | null }) {
           {info.note && <Text size="2" color="gray">{info.note}</Text>}
         </Flex>
       )}
-    </FormCard>
+    </FormSection>
   );
 }
 
@@ -322,7 +310,7 @@ export default function NotificationSettingEditPage() {
       {!loaded && <Text as="p">Loading...</Text>}
       <form noValidate onSubmit={handleSubmit(onSubmit)} hidden={!loaded}>
         <Flex direction="column" gap="4">
-          <FormCard title="Basic Settings">
+          <FormSection title="Basic Settings">
             <Grid columns={{ initial: "1", sm: "2" }} gap="3">
               <TextField
                 label="Notification Name"
@@ -365,9 +353,9 @@ export default function NotificationSettingEditPage() {
                 />
               </Flex>
             </Grid>
-          </FormCard>
+          </FormSection>
 
-          <FormCard title="Schedule Settings">
+          <FormSection title="Schedule Settings">
             <Grid columns={{ initial: "1", sm: "2" }} gap="3">
               <SelectControl
                 control={control}
@@ -428,17 +416,17 @@ export default function NotificationSettingEditPage() {
                 {...register("timeZone")}
               />
             </Grid>
-          </FormCard>
+          </FormSection>
 
-          <FormCard title="Content Settings">
+          <FormSection title="Content Settings">
             <Grid columns={{ initial: "1", sm: "2" }} gap="3">
               {CONTENT_SWITCHES.map(([name, label]) => (
                 <SwitchControl key={name} control={control} name={name} label={label} />
               ))}
             </Grid>
-          </FormCard>
+          </FormSection>
 
-          <FormCard title="Email Settings">
+          <FormSection title="Email Settings">
             <Grid columns={{ initial: "1", sm: "2" }} gap="3">
               <TextField
                 label="Override Email Recipients"
@@ -457,7 +445,7 @@ export default function NotificationSettingEditPage() {
                 label="Consolidated Email"
               />
             </Grid>
-          </FormCard>
+          </FormSection>
 
           <EmailConfigurationCard info={emailInfo.data ?? null} />
 
@@ -489,13 +477,7 @@ export default function NotificationSettingEditPage() {
             </Callout.Root>
           )}
           <Flex gap="3" wrap="wrap">
-            <Button
-              type="submit"
-              disabled={saveState === "saving"}
-              color={saveState === "error" ? "red" : saveState === "saved" ? "green" : undefined}
-            >
-              {SAVE_BUTTON_TEXT[saveState]}
-            </Button>
+            <SaveButton state={saveState} />
             <Button
               type="button"
               variant="soft"

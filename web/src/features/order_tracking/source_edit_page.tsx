@@ -13,8 +13,10 @@ import { type EmailSourceItem, fetchEmailSourceList, fetchSource, saveSource } f
 import { ApiError, messageOr } from "../../api/call.ts";
 import { useResource } from "../../components/use_resource.ts";
 import { TextField } from "../../components/text_field.tsx";
+import { FormSection } from "../../components/form_section.tsx";
 import { SelectControl, SwitchControl, textOptions } from "../../components/form_controls.tsx";
-import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
+import { useSaveState } from "../../components/use_save_state.ts";
+import { SaveButton } from "../../components/save_button.tsx";
 import {
   emptySourceForm,
   FIELD_LABELS,
@@ -191,34 +193,22 @@ export default function SourceEditPage() {
               </Flex>
             </Grid>
           </Card>
-          <Card asChild>
-            <section aria-labelledby="normalization-heading">
-              <Heading as="h2" size="4" id="normalization-heading" mb="1">
-                Column Normalization
-              </Heading>
-              <Text as="p" size="2" color="gray" mb="3">
-                The file column that feeds each order field. Leave a field empty to read the column
-                named like it.
-              </Text>
-              <Grid columns={{ initial: "1", sm: "2", md: "3" }} gap="3">
-                {ORDER_FIELDS.map((field) => (
-                  <TextField
-                    key={field}
-                    label={FIELD_LABELS[field]}
-                    {...register(`normalization.${field}`)}
-                  />
-                ))}
-              </Grid>
-            </section>
-          </Card>
+          <FormSection
+            title="Column Normalization"
+            description="The file column that feeds each order field. Leave a field empty to read the column named like it."
+          >
+            <Grid columns={{ initial: "1", sm: "2", md: "3" }} gap="3">
+              {ORDER_FIELDS.map((field) => (
+                <TextField
+                  key={field}
+                  label={FIELD_LABELS[field]}
+                  {...register(`normalization.${field}`)}
+                />
+              ))}
+            </Grid>
+          </FormSection>
           <Flex gap="3">
-            <Button
-              type="submit"
-              disabled={saveState === "saving"}
-              color={saveState === "error" ? "red" : saveState === "saved" ? "green" : undefined}
-            >
-              {SAVE_BUTTON_TEXT[saveState]}
-            </Button>
+            <SaveButton state={saveState} />
             {saved && (
               <Button
                 type="button"

@@ -1,10 +1,12 @@
-import { Badge, Card, Checkbox, Flex, Grid, Heading, Switch, Text } from "@radix-ui/themes";
-import { useState } from "react";
+import { Badge, Checkbox, Flex, Grid, Text } from "@radix-ui/themes";
 import { deleteSource, fetchSources, type OrderTrackingSource } from "./api.ts";
 import { type DataColumn, DataTable } from "../../components/data_table.tsx";
 import { ListPage } from "../../components/list_page.tsx";
+import { ListCard, SelectionSwitch } from "../../components/list_card.tsx";
 import { RowActionsMenu } from "../../components/row_actions_menu.tsx";
 import { useResource } from "../../components/use_resource.ts";
+import { loggedLoader } from "../../components/logged_loader.ts";
+import { useSelection } from "../../components/use_selection.ts";
 import { removeListedRow } from "../../components/remove_listed_row.ts";
 
 function ActionsMenu(
@@ -21,7 +23,7 @@ function ActionsMenu(
 
 interface ViewProps {
   sources: readonly OrderTrackingSource[];
-  selected: Set<number>;
+  selected: ReadonlySet<number>;
   toggle(id: number): void;
   askDelete(source: OrderTrackingSource): void;
 }
@@ -64,34 +66,24 @@ function SourceCards({ sources, selected, toggle, askDelete }: ViewProps) {
   return (
     <Grid columns={{ initial: "1", sm: "2", lg: "3" }} gap="3">
       {sources.map((source) => (
-        <Card key={source.id} asChild>
-          <section aria-label={source.sourceName}>
-            <Flex justify="between" align="center" mb="2">
-              <Heading as="h2" size="4">{source.sourceName}</Heading>
-              <ActionsMenu source={source} onDelete={() => askDelete(source)} />
-            </Flex>
-            <Flex direction="column" gap="1">
-              <Text as="label" size="2">
-                <Flex gap="2" align="center">
-                  <Switch
-                    checked={selected.has(source.id)}
-                    onCheckedChange={() => toggle(source.id)}
-                  />
-                  Active
-                </Flex>
-              </Text>
-              <Text size="2">File Type: {source.fileType}</Text>
-              <Text size="2">
-                Active:{" "}
-                <Badge color={source.activeStatus ? "green" : "gray"}>
-                  {source.activeStatus ? "Yes" : "No"}
-                </Badge>
-              </Text>
-              <Text size="2">From Email: {source.fromEmail}</Text>
-              <Text size="2">Subject: {source.subjectValue}</Text>
-            </Flex>
-          </section>
-        </Card>
+        <ListCard
+          key={source.id}
+          name={source.sourceName}
+          menu={<ActionsMenu source={source} onDelete={() => askDelete(source)} />}
+        >
+          <Flex direction="column" gap="1">
+            <SelectionSwitch checked={selected.has(source.id)} onToggle={() => toggle(source.id)} />
+            <Text size="2">File Type: {source.fileType}</Text>
+            <Text size="2">
+              Active:{" "}
+              <Badge color={source.activeStatus ? "green" : "gray"}>
+                {source.activeStatus ? "Yes" : "No"}
+              </Badge>
+            </Text>
+            <Text size="2">From Email: {source.fromEmail}</Text>
+            <Text size="2">Subject: {source.subjectValue}</Text>
+          </Flex>
+        </ListCard>
       ))}
     </Grid>
   );
@@ -99,24 +91,12 @@ function SourceCards({ sources, selected, toggle, askDelete }: ViewProps) {
 
 /** /order-tracking-sources: the sources as a table or cards, Add, Edit and Delete. */
 export default function SourceListPage() {
-  const list = useResource(["order-tracking-sources"], async (signal) => {
-    try {
-      return await fetchSources(signal);
-    } catch (error) {
-      if (!signal.aborted) console.error("Error fetching order tracking sources", error);
-      throw error;
-    }
-  });
+  const list = useResource(
+    ["order-tracking-sources"],
+    loggedLoader(fetchSources, "Error fetching order tracking sources"),
+  );
   const sources = list.data ?? (list.error ? [] : undefined);
-  const [selected, setSelected] = useState<Set<number>>(new Set());
-
-  const toggle = (id: number) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
+  const { selected, toggle } = useSelection();
 
   const remove = removeListedRow(list, deleteSource, "Error deleting order tracking source");
 
