@@ -3,9 +3,8 @@ import assert from "node:assert/strict";
 import type { Locator, Page } from "playwright-core";
 import { ORDER_TRACKING_COLUMNS } from "../../shared/contract/order_columns.ts";
 import { startTestServer } from "../support/server.ts";
-import { launchBrowser, logIn, newPage } from "./browser.ts";
-
-const pathOf = (url: string) => new URL(url).pathname;
+import { launchBrowser, loggedInPage, logIn, newPage } from "./browser.ts";
+import { countRequests, pathOf } from "./support.ts";
 
 /** Opens /account through the Account menu, as a user would. */
 async function openAccount(page: Page): Promise<void> {
@@ -26,15 +25,6 @@ async function widthOf(locator: Locator): Promise<number> {
   const box = await locator.boundingBox();
   assert.ok(box, "the element is visible");
   return Math.round(box.width);
-}
-
-/** Counts requests to one API path made while the page runs. */
-function countRequests(page: Page, path: string): { count: number } {
-  const counter = { count: 0 };
-  page.on("request", (request) => {
-    if (pathOf(request.url()) === path) counter.count++;
-  });
-  return counter;
 }
 
 Deno.test("account page", async (t) => {
@@ -63,8 +53,7 @@ Deno.test("account page", async (t) => {
     });
 
     await t.step("a never-set date shows blank", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "walt", "walt-password");
+      const { context, page } = await loggedInPage(browser, server.url, "walt", "walt-password");
       await page.route("**/api/accounts/user-info/*", async (route) => {
         const response = await route.fetch();
         await route.fulfill({ response, json: { ...(await response.json()), lastLogin: null } });

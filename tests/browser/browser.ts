@@ -65,3 +65,16 @@ export async function logIn(page: Page, username: string, password: string): Pro
   await page.waitForURL("**/home");
   await page.getByRole("heading", { name: "Home", level: 1 }).waitFor();
 }
+
+/** A new page (as {@link newPage}) already logged in as `username` through the login page. */
+export async function loggedInPage(
+  browser: Browser,
+  baseURL: string,
+  username: string,
+  password: string,
+  options: { viewport?: { width: number; height: number } } = {},
+): Promise<TestPage> {
+  const opened = await newPage(browser, baseURL, options);
+  await logIn(opened.page, username, password);
+  return opened;
+}

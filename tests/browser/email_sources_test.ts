@@ -19,10 +19,7 @@ import { startTestServer } from "../support/server.ts";
 import { rawMessage } from "../mail/messages.ts";
 import { addTestRule, setupTestFeed } from "../mail/test_feed.ts";
 import { launchBrowser, logIn, newPage } from "./browser.ts";
-
-const saveButton = (page: Page) =>
-  page.getByRole("button", { name: /^(Save|Saving\.\.\.|Saved!|Error - Try Again)$/ });
-const pathOf = (url: string) => new URL(url).pathname;
+import { pathOf, saveButton } from "./support.ts";
 
 async function lastMessage(user: MailUser) {
   const client = await connectImap(user);

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { startTestServer } from "../support/server.ts";
-import { launchBrowser, logIn, newPage } from "./browser.ts";
-
-const pathOf = (url: string) => new URL(url).pathname;
+import { launchBrowser, loggedInPage, newPage } from "./browser.ts";
+import { pathOf } from "./support.ts";
 
 Deno.test("route guard and session refresh", async (t) => {
   const server = await startTestServer();
@@ -59,8 +58,7 @@ Deno.test("route guard and session refresh", async (t) => {
     });
 
     await t.step("the admin guard sends non-admins to /home", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "uma", "pw-uma-123");
+      const { context, page } = await loggedInPage(browser, server.url, "uma", "pw-uma-123");
       await page.goto("/admin");
       await page.waitForURL((url) => url.pathname === "/home");
       await page.goto("/admin/manage/users/edit/0");
@@ -70,8 +68,7 @@ Deno.test("route guard and session refresh", async (t) => {
     });
 
     await t.step("admins reach /admin", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "ada", "pw-ada-123");
+      const { context, page } = await loggedInPage(browser, server.url, "ada", "pw-ada-123");
       await page.getByRole("link", { name: "Admin" }).click();
       await page.getByRole("heading", { name: "Admin" }).waitFor();
       assert.equal(pathOf(page.url()), "/admin");
@@ -79,8 +76,7 @@ Deno.test("route guard and session refresh", async (t) => {
     });
 
     await t.step("an expired access token is refreshed and the request repeated", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "uma", "pw-uma-123");
+      const { context, page } = await loggedInPage(browser, server.url, "uma", "pw-uma-123");
       await context.clearCookies({ name: "X-Access-Token" });
       const calls: string[] = [];
       page.on("response", (response) => {
@@ -100,8 +96,12 @@ Deno.test("route guard and session refresh", async (t) => {
     });
 
     await t.step("a failed refresh clears the session and goes to /", async () => {
-      const { context, page, console } = await newPage(browser, server.url);
-      await logIn(page, "uma", "pw-uma-123");
+      const { context, page, console } = await loggedInPage(
+        browser,
+        server.url,
+        "uma",
+        "pw-uma-123",
+      );
       await context.clearCookies({ name: "X-Access-Token" });
       await context.clearCookies({ name: "X-Refresh-Token" });
       await page.getByRole("link", { name: "Sources" }).click();

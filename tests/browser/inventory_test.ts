@@ -1,20 +1,19 @@
 /** The inventory source pages in Chromium: list, edit, manual processing (spec part 2). */
 import assert from "node:assert/strict";
 import { Buffer } from "node:buffer";
-import type { Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../support/server.ts";
 import { type TestClient, testClient } from "../support/http.ts";
 import { saveMailbox, sourcePayload, stockCsv } from "../support/inventory.ts";
 import { sampleFile } from "../../shared/inventory/testing.ts";
-import { launchBrowser, logIn, MOBILE_VIEWPORT, newPage } from "./browser.ts";
+import type { Browser } from "playwright-core";
+import { launchBrowser, loggedInPage, MOBILE_VIEWPORT } from "./browser.ts";
+import { choose } from "./support.ts";
 
 const USER = { username: "ivy", password: "ivy-password" };
 
-/** Picks `option` in the Radix select labelled `label`. */
-async function choose(page: Page, label: string, option: string): Promise<void> {
-  await page.getByLabel(label, { exact: true }).click();
-  await page.getByRole("option", { name: option, exact: true }).click();
-}
+/** A page logged in as {@link USER}. */
+const userPage = (browser: Browser, url: string) =>
+  loggedInPage(browser, url, USER.username, USER.password);
 
 /** Saves a source over HTTP and returns its id. */
 async function saveSource(
@@ -56,8 +55,7 @@ Deno.test("inventory source pages", async (t) => {
     const { client, mailboxId, mailboxName } = await prepare(server);
 
     await t.step("empty list: heading, No results., cards empty text", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, USER.username, USER.password);
+      const { context, page } = await userPage(browser, server.url);
       await page.goto("/inventory-sources");
       await page.getByRole("heading", { name: "Inventory Sources", level: 1 }).waitFor();
       await page.getByText("No results.").waitFor();
@@ -77,8 +75,7 @@ Deno.test("inventory source pages", async (t) => {
     await saveSource(client, mailboxId, { sourceName: "Bare feed", fromEmail: "bare@x.example" });
 
     await t.step("table columns, priority hint, cards with N/A, mobile cards", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, USER.username, USER.password);
+      const { context, page } = await userPage(browser, server.url);
       await page.goto("/inventory-sources");
       const row = page.locator("tbody tr", { hasText: "Acme stock" });
       await row.waitFor();
@@ -155,8 +152,7 @@ Deno.test("inventory source pages", async (t) => {
     });
 
     await t.step("delete asks naming the source; Cancel keeps, Delete removes", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, USER.username, USER.password);
+      const { context, page } = await userPage(browser, server.url);
       await page.goto("/inventory-sources");
       await page.getByRole("button", { name: "Actions for Bare feed" }).click();
       await page.getByRole("menuitem", { name: "Delete" }).click();
@@ -175,8 +171,7 @@ Deno.test("inventory source pages", async (t) => {
     });
 
     await t.step("edit: every validation message, none sent", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, USER.username, USER.password);
+      const { context, page } = await userPage(browser, server.url);
       let saves = 0;
       page.on("request", (r) => r.url().endsWith("/inventory/save") && saves++);
       await page.goto("/inventory-sources/edit/0");
@@ -214,8 +209,7 @@ Deno.test("inventory source pages", async (t) => {
     });
 
     await t.step("edit: conditional fields and labels", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, USER.username, USER.password);
+      const { context, page } = await userPage(browser, server.url);
       await page.goto("/inventory-sources/edit/0");
       await page.getByLabel("Item Number Column Name").waitFor();
       await page.getByLabel("Quantity Column Name").waitFor();
@@ -276,8 +270,7 @@ Deno.test("inventory source pages", async (t) => {
 
     let createdId = 0;
     await t.step("edit: create with a sample file; save states, 3 s reset", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, USER.username, USER.password);
+      const { context, page } = await userPage(browser, server.url);
       await page.goto("/inventory-sources/edit/0");
       await page.getByLabel("Source Name").fill("Widgets Ltd");
       await page.getByLabel("File Type").fill("csv");
@@ -346,8 +339,7 @@ Deno.test("inventory source pages", async (t) => {
     });
 
     await t.step("edit: loads the source, Current file Download; errors", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, USER.username, USER.password);
+      const { context, page } = await userPage(browser, server.url);
       await page.goto("/inventory-sources");
       await page.getByRole("button", { name: "Actions for Widgets Ltd" }).click();
       await page.getByRole("menuitem", { name: "Edit" }).click();
@@ -377,8 +369,7 @@ Deno.test("inventory source pages", async (t) => {
     });
 
     await t.step("manual processing: summary, upload errors, process, flips, release", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, USER.username, USER.password);
+      const { context, page } = await userPage(browser, server.url);
       await page.goto("/inventory-sources");
       await page.getByRole("button", { name: "Actions for Acme stock" }).click();
       await page.getByRole("menuitem", { name: "Manually Process File" }).click();
@@ -487,8 +478,7 @@ Deno.test("inventory source pages", async (t) => {
     });
 
     await t.step("manual processing: a refused file builds a failed result", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, USER.username, USER.password);
+      const { context, page } = await userPage(browser, server.url);
       await page.goto(`/inventory-sources/manually-process/${stockId}`);
       await page.getByLabel("Supplier File (.csv)").setInputFiles(
         csv("wrong.csv", new TextEncoder().encode("Sku,Amount\r\nA1,5\r\n")),
@@ -512,8 +502,7 @@ Deno.test("inventory manual processing: the debug button follows DEBUG_TOOLS", a
   try {
     const { client, mailboxId } = await prepare(server);
     const id = await saveSource(client, mailboxId);
-    const { context, page } = await newPage(browser, server.url);
-    await logIn(page, USER.username, USER.password);
+    const { context, page } = await userPage(browser, server.url);
     await page.goto(`/inventory-sources/manually-process/${id}`);
     const button = page.getByRole("button", { name: "Modify File for Debugging" });
     await button.waitFor();

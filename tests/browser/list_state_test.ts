@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { ADMIN_PASSWORD, startTestServer } from "../support/server.ts";
 import { testClient } from "../support/http.ts";
 import { createSource, csv, importFile } from "../support/order_tracking.ts";
-import { launchBrowser, logIn, newPage } from "./browser.ts";
+import { launchBrowser, loggedInPage } from "./browser.ts";
 
 Deno.test("the order list keeps its search over Back and refresh", async () => {
   const server = await startTestServer();
@@ -32,8 +32,7 @@ Deno.test("the order list keeps its search over Back and refresh", async () => {
     await importFile(server.db, source, csv([headers, ...rows]));
     await server.createUser({ username: "lena", password: "lena-password", orderUser: true });
 
-    const { context, page } = await newPage(browser, server.url);
-    await logIn(page, "lena", "lena-password");
+    const { context, page } = await loggedInPage(browser, server.url, "lena", "lena-password");
     await page.goto("/order-tracking");
     // Paging before the typed search has been answered would page the previous search.
     const searched = page.waitForResponse((response) => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { startTestServer } from "../support/server.ts";
-import { launchBrowser, logIn, MOBILE_VIEWPORT, newPage } from "./browser.ts";
+import { launchBrowser, loggedInPage, logIn, MOBILE_VIEWPORT, newPage } from "./browser.ts";
 
 const MENU = ["Home", "Order Tracking", "Sources", "Admin"];
 const CARDS = [
@@ -63,16 +63,14 @@ Deno.test("navigation bar, sources hub, theme, drawer, logout", async (t) => {
     await server.createUser({ username: "boss", password: "pw-boss-123", ...none, isAdmin: true });
 
     await t.step("an admin with every flag sees every menu entry and hub card", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "root", "pw-root-123");
+      const { context, page } = await loggedInPage(browser, server.url, "root", "pw-root-123");
       assert.deepEqual(await menuLinks(page), MENU);
       assert.deepEqual(await hubCards(page), CARDS);
       await context.close();
     });
 
     await t.step("an inventory user sees Home and Sources and three cards", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "ivy", "pw-ivy-123");
+      const { context, page } = await loggedInPage(browser, server.url, "ivy", "pw-ivy-123");
       assert.deepEqual(await menuLinks(page), ["Home", "Sources"]);
       assert.deepEqual(await hubCards(page), [
         "Email Sources",
@@ -87,8 +85,7 @@ Deno.test("navigation bar, sources hub, theme, drawer, logout", async (t) => {
     });
 
     await t.step("cards follow the submission and order flags", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "sam", "pw-sam-123");
+      const { context, page } = await loggedInPage(browser, server.url, "sam", "pw-sam-123");
       assert.deepEqual(await hubCards(page), [
         "Email Sources",
         "Order Submission Sources",
@@ -109,8 +106,7 @@ Deno.test("navigation bar, sources hub, theme, drawer, logout", async (t) => {
     });
 
     await t.step("without flags: Home only; an admin without flags: Home and Admin", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "nobody", "pw-nobody-123");
+      const { context, page } = await loggedInPage(browser, server.url, "nobody", "pw-nobody-123");
       assert.deepEqual(await menuLinks(page), ["Home"]);
       assert.deepEqual(await hubCards(page), []);
       await context.close();
@@ -123,8 +119,7 @@ Deno.test("navigation bar, sources hub, theme, drawer, logout", async (t) => {
     });
 
     await t.step("the theme starts dark and a choice survives a reload", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "root", "pw-root-123");
+      const { context, page } = await loggedInPage(browser, server.url, "root", "pw-root-123");
       const htmlClass = () => page.evaluate(() => document.documentElement.className);
       assert.match(await htmlClass(), /\bdark\b/);
       await page.getByRole("radio", { name: "Light" }).click();
@@ -139,8 +134,9 @@ Deno.test("navigation bar, sources hub, theme, drawer, logout", async (t) => {
     });
 
     await t.step("on a narrow window the menu is a side drawer dialog", async () => {
-      const { context, page } = await newPage(browser, server.url, { viewport: MOBILE_VIEWPORT });
-      await logIn(page, "root", "pw-root-123");
+      const { context, page } = await loggedInPage(browser, server.url, "root", "pw-root-123", {
+        viewport: MOBILE_VIEWPORT,
+      });
       assert.equal(await page.getByRole("navigation", { name: "Main" }).count(), 0);
       await page.getByRole("button", { name: "Open menu" }).click();
       const drawer = page.getByRole("dialog", { name: "Menu" });
@@ -158,8 +154,7 @@ Deno.test("navigation bar, sources hub, theme, drawer, logout", async (t) => {
     });
 
     await t.step("Account menu: Manage opens /account, Logout goes to /", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "root", "pw-root-123");
+      const { context, page } = await loggedInPage(browser, server.url, "root", "pw-root-123");
       await page.getByRole("button", { name: "Account" }).click();
       await page.getByRole("menuitem", { name: "Manage" }).click();
       await page.getByRole("heading", { name: "Account" }).waitFor();
@@ -174,8 +169,12 @@ Deno.test("navigation bar, sources hub, theme, drawer, logout", async (t) => {
     });
 
     await t.step("logout still ends on / when the server fails", async () => {
-      const { context, page, console } = await newPage(browser, server.url);
-      await logIn(page, "root", "pw-root-123");
+      const { context, page, console } = await loggedInPage(
+        browser,
+        server.url,
+        "root",
+        "pw-root-123",
+      );
       await page.route(
         "**/auth/logout",
         (route) => route.fulfill({ status: 500, json: { message: "Server error" } }),
@@ -191,16 +190,14 @@ Deno.test("navigation bar, sources hub, theme, drawer, logout", async (t) => {
     });
 
     await t.step("an unknown route shows the fallback page", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "root", "pw-root-123");
+      const { context, page } = await loggedInPage(browser, server.url, "root", "pw-root-123");
       await page.goto("/no/such/page");
       await page.getByRole("heading", { name: "Unexpected Application Error!" }).waitFor();
       await context.close();
     });
 
     await t.step("a page that fails to load shows the fallback page", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "root", "pw-root-123");
+      const { context, page } = await loggedInPage(browser, server.url, "root", "pw-root-123");
       await page.route("**/assets/account_page-*.js", (route) => route.abort());
       await page.getByRole("button", { name: "Account" }).click();
       await page.getByRole("menuitem", { name: "Manage" }).click();
@@ -211,8 +208,7 @@ Deno.test("navigation bar, sources hub, theme, drawer, logout", async (t) => {
     });
 
     await t.step("navigating does not reload the page", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "root", "pw-root-123");
+      const { context, page } = await loggedInPage(browser, server.url, "root", "pw-root-123");
       await page.evaluate(() => Object.assign(globalThis, { stillHere: true }));
       await page.getByRole("link", { name: "Order Tracking" }).click();
       await page.getByRole("heading", { name: "Order Tracking" }).waitFor();

@@ -4,20 +4,10 @@
  * states and messages.
  */
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
 import { ADMIN_PASSWORD, startTestServer } from "../support/server.ts";
 import { testClient } from "../support/http.ts";
 import { launchBrowser, logIn, MOBILE_VIEWPORT, newPage } from "./browser.ts";
-
-/** Picks `option` in the Radix select labelled `label`. */
-async function choose(page: Page, label: string, option: string): Promise<void> {
-  await page.getByLabel(label, { exact: true }).click();
-  await page.getByRole("option", { name: option, exact: true }).click();
-}
-
-const saveButton = (page: Page) =>
-  page.getByRole("button", { name: /^(Save|Saving\.\.\.|Saved!|Error - Try Again)$/ });
-const pathOf = (url: string) => new URL(url).pathname;
+import { choose, pathOf, saveButton } from "./support.ts";
 
 Deno.test("notification settings screens", async (t) => {
   const server = await startTestServer();

@@ -1,17 +1,11 @@
 /** The order submission source and vendor pages in Chromium. */
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
 import { Buffer } from "node:buffer";
 import * as XLSX from "xlsx";
 import { ADMIN_PASSWORD, startTestServer } from "../support/server.ts";
 import { testClient } from "../support/http.ts";
-import { launchBrowser, logIn, MOBILE_VIEWPORT, newPage } from "./browser.ts";
-
-/** Picks `option` in the Radix select labelled `label`. */
-async function choose(page: Page, label: string, option: string): Promise<void> {
-  await page.getByLabel(label, { exact: true }).click();
-  await page.getByRole("option", { name: option, exact: true }).click();
-}
+import { launchBrowser, loggedInPage, MOBILE_VIEWPORT } from "./browser.ts";
+import { choose, countRequests, saveOrderMailbox } from "./support.ts";
 
 /** An XLSX template with its header on row 1. */
 function templateBytes(): Buffer {
@@ -30,32 +24,11 @@ Deno.test("order submission pages", async (t) => {
   try {
     const admin = testClient(server.url);
     await admin.login("admin", ADMIN_PASSWORD);
-    const mailbox = await admin.post("/api/email-sources/email/save", {
-      id: 0,
-      username: "orders@example.test",
-      email: "orders@example.test",
-      password: "mailbox-secret",
-      incomingServer: "127.0.0.1",
-      outgoingServer: "127.0.0.1",
-      incomingPort: 9,
-      outgoingPort: 9,
-      ssl: false,
-      isMsal: false,
-      msalClientId: "",
-      msalTennentId: "",
-    });
-    assert.equal(mailbox.status, 200, JSON.stringify(mailbox.body));
-    const pairs = (await admin.get("/api/email-sources/email-list")).body as {
-      item1: string;
-      item2: number;
-    }[];
-    const mailboxName = pairs[0].item1;
-    const mailboxId = pairs[0].item2;
+    const { mailboxId, mailboxName } = await saveOrderMailbox(admin);
     await server.createUser({ username: "sue", password: "sue-password", submissionUser: true });
 
     await t.step("empty source list: table, cards, priority hint", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "sue", "sue-password");
+      const { context, page } = await loggedInPage(browser, server.url, "sue", "sue-password");
       await page.goto("/order-submission/sources");
       await page.getByRole("heading", { name: "Order Submission Sources", level: 1 }).waitFor();
       await page.getByText("No results.").waitFor();
@@ -72,12 +45,8 @@ Deno.test("order submission pages", async (t) => {
     });
 
     await t.step("the source form checks every rule before sending", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "sue", "sue-password");
-      let saves = 0;
-      page.on("request", (r) => {
-        if (r.url().endsWith("/api/order-submission/sources/save")) saves++;
-      });
+      const { context, page } = await loggedInPage(browser, server.url, "sue", "sue-password");
+      const saves = countRequests(page, "/api/order-submission/sources/save");
       await page.goto("/order-submission/sources");
       await page.getByRole("link", { name: "Add Source" }).click();
       await page.waitForURL("**/order-submission/sources/edit/0");
@@ -90,7 +59,7 @@ Deno.test("order submission pages", async (t) => {
       await page.getByText("Enter at least 3 characters").waitFor();
       await page.getByText("Must be at least 1").waitFor();
       assert.equal(await page.getByText("Required", { exact: true }).count(), 2);
-      assert.equal(saves, 0);
+      assert.equal(saves.count, 0);
       // The link-click fields appear with their switch.
       assert.equal(await page.getByLabel("Link Click Preceded By Text").count(), 0);
       await page.getByRole("switch", { name: "No Attachments - Needs Link Click" }).click();
@@ -100,8 +69,7 @@ Deno.test("order submission pages", async (t) => {
     });
 
     await t.step("creating a source shows Saved!, the message, then Save again", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "sue", "sue-password");
+      const { context, page } = await loggedInPage(browser, server.url, "sue", "sue-password");
       await page.goto("/order-submission/sources/edit/0");
       await page.getByLabel("Source Name").fill("Customer Orders");
       await choose(page, "Email Source", mailboxName);
@@ -133,8 +101,7 @@ Deno.test("order submission pages", async (t) => {
     });
 
     await t.step("editing loads the source; load failure says so", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "sue", "sue-password");
+      const { context, page } = await loggedInPage(browser, server.url, "sue", "sue-password");
       await page.goto("/order-submission/sources");
       await page.getByRole("button", { name: "Actions for Customer Orders" }).click();
       await page.getByRole("menuitem", { name: "Edit" }).click();
@@ -150,8 +117,7 @@ Deno.test("order submission pages", async (t) => {
     });
 
     await t.step("empty vendor list says so in table and cards", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "sue", "sue-password");
+      const { context, page } = await loggedInPage(browser, server.url, "sue", "sue-password");
       await page.goto("/order-submission/vendor");
       await page.getByRole("heading", { name: "Order Submission Vendor Sources", level: 1 })
         .waitFor();
@@ -178,12 +144,8 @@ Deno.test("order submission pages", async (t) => {
     });
 
     await t.step("vendor form: required fields, conditional fields, invalid regex", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "sue", "sue-password");
-      let saves = 0;
-      page.on("request", (r) => {
-        if (r.url().endsWith("/api/order-submission/vendor/save")) saves++;
-      });
+      const { context, page } = await loggedInPage(browser, server.url, "sue", "sue-password");
+      const saves = countRequests(page, "/api/order-submission/vendor/save");
       await page.goto("/order-submission/vendor");
       await page.getByRole("link", { name: "Add Source" }).click();
       await page.waitForURL("**/order-submission/vendor/edit/0");
@@ -212,13 +174,12 @@ Deno.test("order submission pages", async (t) => {
       for (const label of ["PO Number", "Ship Via", "Total", "Static File Data 5 Column"]) {
         await page.getByLabel(label, { exact: true }).waitFor();
       }
-      assert.equal(saves, 0);
+      assert.equal(saves.count, 0);
       await context.close();
     });
 
     await t.step("aliases are added, edited, cancelled; the vendor saves with them", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "sue", "sue-password");
+      const { context, page } = await loggedInPage(browser, server.url, "sue", "sue-password");
       await page.goto("/order-submission/vendor/edit/0");
       await choose(page, "Order Submission Sources *", "Customer Orders");
       await page.getByLabel("Vendor Name From File *").fill("Acme Tools");
@@ -298,8 +259,7 @@ Deno.test("order submission pages", async (t) => {
     await t.step(
       "a stored alias is deleted after confirmation; the template downloads",
       async () => {
-        const { context, page } = await newPage(browser, server.url);
-        await logIn(page, "sue", "sue-password");
+        const { context, page } = await loggedInPage(browser, server.url, "sue", "sue-password");
         await page.goto("/order-submission/vendor");
         await page.getByRole("button", { name: "Actions for Acme Tools" }).click();
         await page.getByRole("menuitem", { name: "Edit" }).click();
@@ -327,8 +287,7 @@ Deno.test("order submission pages", async (t) => {
     );
 
     await t.step("a duplicate vendor name shows the red banner for 5 s", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "sue", "sue-password");
+      const { context, page } = await loggedInPage(browser, server.url, "sue", "sue-password");
       await page.goto("/order-submission/vendor/edit/0");
       await choose(page, "Order Submission Sources *", "Customer Orders");
       await page.getByLabel("Vendor Name From File *").fill("acme tools");
@@ -360,8 +319,9 @@ Deno.test("order submission pages", async (t) => {
     await t.step(
       "vendor delete asks with the vendor's name; narrow windows get cards",
       async () => {
-        const { context, page } = await newPage(browser, server.url, { viewport: MOBILE_VIEWPORT });
-        await logIn(page, "sue", "sue-password");
+        const { context, page } = await loggedInPage(browser, server.url, "sue", "sue-password", {
+          viewport: MOBILE_VIEWPORT,
+        });
         await page.goto("/order-submission/vendor");
         await page.getByRole("region", { name: "Acme Tools" }).waitFor();
         assert.equal(await page.getByRole("radio", { name: "Cards" }).count(), 0);

@@ -12,7 +12,7 @@ import { ADMIN_PASSWORD, startTestServer } from "../support/server.ts";
 import { testClient } from "../support/http.ts";
 import { createSource } from "../support/order_tracking.ts";
 import { sourceFor, uniqueName } from "../mail/support.ts";
-import { launchBrowser, logIn, newPage } from "./browser.ts";
+import { launchBrowser, loggedInPage } from "./browser.ts";
 
 const SUPPLIER = "status@acme-supply.example";
 const fixture = (name: string) =>
@@ -114,8 +114,7 @@ Deno.test("order files by e-mail reach the order list", async (t) => {
 
     await t.step("the orders show in the browser's list, correctly mapped", async () => {
       await server.createUser({ username: "olive", password: "olive-password", orderUser: true });
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "olive", "olive-password");
+      const { context, page } = await loggedInPage(browser, server.url, "olive", "olive-password");
       await page.goto("/order-tracking");
       await page.getByLabel("PO Number").fill("PO-1001");
       const rows = page.locator("tbody tr", { hasText: "PO-1001" });
@@ -152,8 +151,7 @@ Deno.test("order files by e-mail reach the order list", async (t) => {
     });
 
     await t.step("the home page counts the imported orders per source", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "olive", "olive-password");
+      const { context, page } = await loggedInPage(browser, server.url, "olive", "olive-password");
       const row = page.locator("tr", { hasText: "Acme Supply (CSV)" });
       await row.waitFor();
       const cells = await row.locator("td, th").allInnerTexts();

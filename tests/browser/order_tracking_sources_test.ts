@@ -1,15 +1,9 @@
 /** The order tracking source list and edit pages in Chromium. */
 import assert from "node:assert/strict";
-import type { Page } from "playwright-core";
 import { ADMIN_PASSWORD, startTestServer } from "../support/server.ts";
 import { testClient } from "../support/http.ts";
-import { launchBrowser, logIn, MOBILE_VIEWPORT, newPage } from "./browser.ts";
-
-/** Picks `option` in the Radix select labelled `label`. */
-async function choose(page: Page, label: string, option: string): Promise<void> {
-  await page.getByLabel(label, { exact: true }).click();
-  await page.getByRole("option", { name: option, exact: true }).click();
-}
+import { launchBrowser, loggedInPage, MOBILE_VIEWPORT } from "./browser.ts";
+import { choose, countRequests, saveOrderMailbox } from "./support.ts";
 
 Deno.test("order tracking source pages", async (t) => {
   const server = await startTestServer();
@@ -17,32 +11,11 @@ Deno.test("order tracking source pages", async (t) => {
   try {
     const admin = testClient(server.url);
     await admin.login("admin", ADMIN_PASSWORD);
-    const mailbox = await admin.post("/api/email-sources/email/save", {
-      id: 0,
-      username: "orders@example.test",
-      email: "orders@example.test",
-      password: "mailbox-secret",
-      incomingServer: "127.0.0.1",
-      outgoingServer: "127.0.0.1",
-      incomingPort: 9,
-      outgoingPort: 9,
-      ssl: false,
-      isMsal: false,
-      msalClientId: "",
-      msalTennentId: "",
-    });
-    assert.equal(mailbox.status, 200, JSON.stringify(mailbox.body));
-    const pairs = (await admin.get("/api/email-sources/email-list")).body as {
-      item1: string;
-      item2: number;
-    }[];
-    const mailboxName = pairs[0].item1;
-    const mailboxId = pairs[0].item2;
+    const { mailboxId, mailboxName } = await saveOrderMailbox(admin);
     await server.createUser({ username: "otto", password: "otto-password", orderUser: true });
 
     await t.step("an empty list says so in the table and in cards", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "otto", "otto-password");
+      const { context, page } = await loggedInPage(browser, server.url, "otto", "otto-password");
       await page.goto("/order-tracking-sources");
       await page.getByRole("heading", { name: "Order Tracking Sources", level: 1 }).waitFor();
       await page.getByText("No results.").waitFor();
@@ -52,12 +25,8 @@ Deno.test("order tracking source pages", async (t) => {
     });
 
     await t.step("the form checks every rule before sending", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "otto", "otto-password");
-      let saves = 0;
-      page.on("request", (r) => {
-        if (r.url().endsWith("/api/order-tracking-sources/save")) saves++;
-      });
+      const { context, page } = await loggedInPage(browser, server.url, "otto", "otto-password");
+      const saves = countRequests(page, "/api/order-tracking-sources/save");
       await page.goto("/order-tracking-sources");
       await page.getByRole("link", { name: "Add Source" }).click();
       await page.waitForURL("**/order-tracking-sources/edit/0");
@@ -71,15 +40,14 @@ Deno.test("order tracking source pages", async (t) => {
       await page.getByText("At most 1 character").waitFor();
       await page.getByText("Choose a unique column").first().waitFor();
       assert.ok(await page.getByText("Must be at least 3 characters").count() >= 2);
-      assert.equal(saves, 0);
+      assert.equal(saves.count, 0);
       await context.close();
     });
 
     await t.step(
       "creating a source sends ids and numbers, then shows Saved! and Back",
       async () => {
-        const { context, page } = await newPage(browser, server.url);
-        await logIn(page, "otto", "otto-password");
+        const { context, page } = await loggedInPage(browser, server.url, "otto", "otto-password");
         await page.goto("/order-tracking-sources/edit/0");
         await page.getByRole("heading", { name: "Create New" }).waitFor();
         await page.getByLabel("Source Name").fill("Acme Supply");
@@ -120,8 +88,7 @@ Deno.test("order tracking source pages", async (t) => {
     );
 
     await t.step("editing loads the source with its e-mail source by name", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "otto", "otto-password");
+      const { context, page } = await loggedInPage(browser, server.url, "otto", "otto-password");
       await page.goto("/order-tracking-sources");
       await page.getByRole("button", { name: "Actions for Acme Supply" }).click();
       await page.getByRole("menuitem", { name: "Edit" }).click();
@@ -147,8 +114,7 @@ Deno.test("order tracking source pages", async (t) => {
     });
 
     await t.step("a refused save shows the server's message and Error - Try Again", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "otto", "otto-password");
+      const { context, page } = await loggedInPage(browser, server.url, "otto", "otto-password");
       await page.goto("/order-tracking-sources/edit/0");
       await page.getByLabel("Source Name").fill("acme supply co");
       await choose(page, "Email Source", mailboxName);
@@ -165,16 +131,14 @@ Deno.test("order tracking source pages", async (t) => {
     });
 
     await t.step("a source that cannot be loaded says so", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "otto", "otto-password");
+      const { context, page } = await loggedInPage(browser, server.url, "otto", "otto-password");
       await page.goto("/order-tracking-sources/edit/9999");
       await page.getByText("Failed to load order tracking source data").waitFor();
       await context.close();
     });
 
     await t.step("delete asks with the source's name; Cancel keeps it", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "otto", "otto-password");
+      const { context, page } = await loggedInPage(browser, server.url, "otto", "otto-password");
       await page.goto("/order-tracking-sources");
       const open = async () => {
         await page.getByRole("button", { name: "Actions for Acme Supply Co" }).click();
@@ -207,8 +171,9 @@ Deno.test("order tracking source pages", async (t) => {
         uniqueColumn: "ItemNumber",
         activeStatus: false,
       });
-      const { context, page } = await newPage(browser, server.url, { viewport: MOBILE_VIEWPORT });
-      await logIn(page, "otto", "otto-password");
+      const { context, page } = await loggedInPage(browser, server.url, "otto", "otto-password", {
+        viewport: MOBILE_VIEWPORT,
+      });
       await page.goto("/order-tracking-sources");
       const card = page.getByRole("region", { name: "Narrow Co" });
       await card.waitFor();

@@ -7,7 +7,7 @@ import type { Page } from "playwright-core";
 import { ADMIN_PASSWORD, startTestServer } from "../support/server.ts";
 import { testClient } from "../support/http.ts";
 import { createSource, csv, importFile } from "../support/order_tracking.ts";
-import { launchBrowser, logIn, MOBILE_VIEWPORT, newPage } from "./browser.ts";
+import { launchBrowser, loggedInPage, MOBILE_VIEWPORT } from "./browser.ts";
 
 const HEADERS = ["PO #", "SKU", "Customer", "Ship To", "Vendor", "Brand", "Tracking", "Order Date"];
 const ROWS = [
@@ -64,8 +64,7 @@ Deno.test("order tracking pages", async (t) => {
     await server.createUser({ username: "olga", password: "olga-password", orderUser: true });
 
     await t.step("the list shows orders with tracking numbers joined and US dates", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "olga", "olga-password");
+      const { context, page } = await loggedInPage(browser, server.url, "olga", "olga-password");
       await page.goto("/order-tracking");
       await page.getByRole("heading", { name: "Order Tracking", level: 1 }).waitFor();
       await expectPos(page, ["PO-102", "PO-101", "PO-100"]);
@@ -89,8 +88,7 @@ Deno.test("order tracking pages", async (t) => {
     });
 
     await t.step("search terms are trimmed; OR is the default, AND narrows", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "olga", "olga-password");
+      const { context, page } = await loggedInPage(browser, server.url, "olga", "olga-password");
       const requests: Record<string, unknown>[] = [];
       page.on("request", (request) => {
         if (request.url().endsWith("/api/order-tracking/list")) {
@@ -115,8 +113,7 @@ Deno.test("order tracking pages", async (t) => {
     });
 
     await t.step("headers sort, shift-click adds a second column", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "olga", "olga-password");
+      const { context, page } = await loggedInPage(browser, server.url, "olga", "olga-password");
       await page.goto("/order-tracking");
       await expectPos(page, ["PO-102", "PO-101", "PO-100"]);
       const header = (name: string) => page.locator("thead button", { hasText: name });
@@ -137,8 +134,7 @@ Deno.test("order tracking pages", async (t) => {
     });
 
     await t.step("the column chooser hides and shows columns", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "olga", "olga-password");
+      const { context, page } = await loggedInPage(browser, server.url, "olga", "olga-password");
       await page.goto("/order-tracking");
       await expectPos(page, ["PO-102", "PO-101", "PO-100"]);
       await page.getByRole("button", { name: "Columns" }).click();
@@ -160,8 +156,7 @@ Deno.test("order tracking pages", async (t) => {
         enabledColumns: { poDate: true, brandName: false },
       });
       assert.equal(saved.status, 200, JSON.stringify(saved.body));
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "olga", "olga-password");
+      const { context, page } = await loggedInPage(browser, server.url, "olga", "olga-password");
       await page.goto("/order-tracking");
       await page.locator("thead th", { hasText: "PO Date" }).waitFor();
       const headers = await page.locator("thead th").allInnerTexts();
@@ -180,8 +175,7 @@ Deno.test("order tracking pages", async (t) => {
       const pager = await createSource(admin, { sourceName: "Pager" });
       const many = Array.from({ length: 27 }, (_, i) => [`PG-${String(i).padStart(2, "0")}`]);
       await importFile(server.db, pager, csv([["PO #"], ...many]));
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "olga", "olga-password");
+      const { context, page } = await loggedInPage(browser, server.url, "olga", "olga-password");
       await page.goto("/order-tracking");
       // 30 orders in all also make 3 pages: wait for the search itself.
       const searched = page.waitForResponse((response) =>
@@ -209,8 +203,7 @@ Deno.test("order tracking pages", async (t) => {
 
     await t.step("delete asks first; Cancel keeps the row, Delete removes it", async () => {
       await importFile(server.db, source, csv([HEADERS, ["PO-199", "DOOMED"]]));
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "olga", "olga-password");
+      const { context, page } = await loggedInPage(browser, server.url, "olga", "olga-password");
       await page.goto("/order-tracking");
       await page.getByLabel("PO Number").fill("PO-199");
       await expectPos(page, ["PO-199"]);
@@ -237,8 +230,9 @@ Deno.test("order tracking pages", async (t) => {
     });
 
     await t.step("mobile: three search fields at most, one at least", async () => {
-      const { context, page } = await newPage(browser, server.url, { viewport: MOBILE_VIEWPORT });
-      await logIn(page, "olga", "olga-password");
+      const { context, page } = await loggedInPage(browser, server.url, "olga", "olga-password", {
+        viewport: MOBILE_VIEWPORT,
+      });
       await page.goto("/order-tracking");
       await page.getByLabel("PO Number").waitFor();
       await page.getByLabel("Item Number").waitFor();
@@ -258,8 +252,7 @@ Deno.test("order tracking pages", async (t) => {
     });
 
     await t.step("View Order opens the detail with every field and Loading first", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "olga", "olga-password");
+      const { context, page } = await loggedInPage(browser, server.url, "olga", "olga-password");
       await page.goto("/order-tracking");
       await page.getByLabel("PO Number").fill("PO-10");
       await expectPos(page, ["PO-102", "PO-101", "PO-100"]);
@@ -298,8 +291,7 @@ Deno.test("order tracking pages", async (t) => {
           PoNumberParam: "PO-101",
         });
         const id = (listed.body as { orders: { id: number }[] }).orders[0].id;
-        const { context, page } = await newPage(browser, server.url);
-        await logIn(page, "olga", "olga-password");
+        const { context, page } = await loggedInPage(browser, server.url, "olga", "olga-password");
         let noteCalls = 0;
         page.on("request", (request) => {
           if (request.url().endsWith("/api/order-tracking/notes")) noteCalls++;
@@ -354,8 +346,12 @@ Deno.test("order tracking pages", async (t) => {
 
     await t.step("a user without orderUser cannot load orders", async () => {
       await server.createUser({ username: "irma", password: "irma-password", inventoryUser: true });
-      const { context, page, console } = await newPage(browser, server.url);
-      await logIn(page, "irma", "irma-password");
+      const { context, page, console } = await loggedInPage(
+        browser,
+        server.url,
+        "irma",
+        "irma-password",
+      );
       // The refused call is logged after "No results." may already show: wait for the log line.
       const refused = page.waitForEvent("console", {
         predicate: (message) => message.text().includes("Error fetching orders"),

@@ -2,11 +2,8 @@
 import assert from "node:assert/strict";
 import type { Page } from "playwright-core";
 import { startTestServer } from "../support/server.ts";
-import { launchBrowser, logIn, newPage } from "./browser.ts";
-
-const pathOf = (url: string) => new URL(url).pathname;
-const saveButton = (page: Page) =>
-  page.getByRole("button", { name: /^(Save|Saving\.\.\.|Saved!|Error - Try Again)$/ });
+import { launchBrowser, loggedInPage, logIn, newPage } from "./browser.ts";
+import { countRequests, pathOf, saveButton } from "./support.ts";
 
 async function openUsers(page: Page): Promise<void> {
   await page.goto("/admin/manage/users");
@@ -81,17 +78,14 @@ Deno.test("admin dashboard and user management", async (t) => {
     });
 
     await t.step("username and a valid e-mail are required; nothing is sent", async () => {
-      let sent = 0;
-      page.on("request", (r) => {
-        if (pathOf(r.url()) === "/api/accounts/update/user") sent++;
-      });
+      const sent = countRequests(page, "/api/accounts/update/user");
       await saveButton(page).click();
       await page.getByText("Username is required").waitFor();
       await page.getByText("Email is required").waitFor();
       await page.getByRole("textbox", { name: "Email" }).fill("not-an-address");
       await saveButton(page).click();
       await page.getByText("Enter a valid email address").waitFor();
-      assert.equal(sent, 0);
+      assert.equal(sent.count, 0);
     });
 
     await t.step("a save shows Saving..., Saved!, a Back button, then Save after 2 s", async () => {
@@ -229,8 +223,12 @@ Deno.test("admin dashboard and user management", async (t) => {
     await context.close();
 
     await t.step("an unknown user id says so", async () => {
-      const { context, page } = await newPage(browser, server.url);
-      await logIn(page, "admin", "admin-test-password");
+      const { context, page } = await loggedInPage(
+        browser,
+        server.url,
+        "admin",
+        "admin-test-password",
+      );
       await page.goto("/admin/manage/users/edit/999");
       await page.getByRole("alert").getByText("User 999 not found.").waitFor();
       await context.close();

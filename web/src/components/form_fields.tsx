@@ -46,7 +46,7 @@ interface SelectFieldProps {
   value: string;
   onChange(value: string): void;
   options: readonly SelectOption[];
-  placeholder: string;
+  placeholder?: string;
   error?: string;
 }
 

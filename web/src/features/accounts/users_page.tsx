@@ -5,6 +5,7 @@ import { type DataColumn, DataTable } from "../../components/data_table.tsx";
 import { ListPage } from "../../components/list_page.tsx";
 import { DESKTOP_MIN_WIDTH } from "../../components/use_min_width.ts";
 import { useResource } from "../../components/use_resource.ts";
+import { loggedLoader } from "../../components/logged_loader.ts";
 
 export const NO_USERS_CARDS = "No users found.";
 export const NO_USERS_TABLE = "No results.";
@@ -90,14 +91,7 @@ function UserCards(
  * /admin/manage/users: a table from 1024 px with a table/cards toggle, cards only below it.
  */
 export default function UsersPage() {
-  const list = useResource(["users"], async (signal) => {
-    try {
-      return await fetchUsers(signal);
-    } catch (error) {
-      if (!signal.aborted) console.error("Error fetching data", error);
-      throw error;
-    }
-  });
+  const list = useResource(["users"], loggedLoader(fetchUsers, "Error fetching data"));
   const users = list.data ?? (list.error ? [] : undefined);
 
   const remove = async (user: UserAccount) => {

@@ -1,14 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import {
-  Button,
-  Callout,
-  Card,
-  Container,
-  Flex,
-  Heading,
-  Link as TextLink,
-  Text,
-} from "@radix-ui/themes";
+import { Button, Card, Container, Flex, Heading, Link as TextLink, Text } from "@radix-ui/themes";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { Link, useSearchParams } from "wouter";
@@ -18,6 +9,7 @@ import { messageOr } from "../../api/call.ts";
 import { completePasswordReset } from "./api.ts";
 import { ErrorAlert } from "../../components/error_alert.tsx";
 import { TextField } from "../../components/text_field.tsx";
+import { SuccessAlert } from "../../components/outcome_alert.tsx";
 
 const schema = z
   .object({
@@ -76,9 +68,7 @@ export default function ResetPasswordPage() {
           )}
           {token && done && (
             <>
-              <Callout.Root color="green" role="status">
-                <Callout.Text>Your password has been reset. You can now log in.</Callout.Text>
-              </Callout.Root>
+              <SuccessAlert>Your password has been reset. You can now log in.</SuccessAlert>
               <BackToLogin />
             </>
           )}

@@ -1,6 +1,6 @@
 import { Box, Button, Dialog, Flex, Text, TextArea } from "@radix-ui/themes";
 import { useEffect, useId, useState } from "react";
-import { encodeBase64 } from "../../../../shared/base64.ts";
+import { fileToBase64 } from "../../components/base64_file.ts";
 import { MISSING_TEST_EMAIL_FIELDS } from "../../../../shared/contract/email_sources.ts";
 import { type EmailSource, sendTestEmail } from "./api.ts";
 import { ErrorAlert } from "../../components/error_alert.tsx";
@@ -45,9 +45,7 @@ export function SendTestEmailDialog({ source, onClose }: Props) {
     setProblem(null);
     setSending(true);
     try {
-      const fileData = file
-        ? { FileName: file.name, FileData: encodeBase64(new Uint8Array(await file.arrayBuffer())) }
-        : null;
+      const fileData = file ? { FileName: file.name, FileData: await fileToBase64(file) } : null;
       await sendTestEmail({
         ToEmail: to.trim(),
         SubjectLine: subject,

@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Button, Card, Container, Flex, Grid, Heading, Switch, Text } from "@radix-ui/themes";
+import { Button, Container, Flex, Grid, Heading, Switch, Text } from "@radix-ui/themes";
 import { useState } from "react";
 import { type Control, Controller, useForm } from "react-hook-form";
 import { Link, useParams } from "wouter";
@@ -14,6 +14,7 @@ import { ErrorAlert } from "../../components/error_alert.tsx";
 import { Loading } from "../../components/loading.tsx";
 import { useResource } from "../../components/use_resource.ts";
 import { TextField } from "../../components/text_field.tsx";
+import { FormSection } from "../../components/form_section.tsx";
 import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
 
 /** The e-mail source form's save feedback lasts 2000 ms (spec part 2, section 4). */
@@ -139,79 +140,67 @@ export default function EmailSourceEditPage() {
           <form noValidate onSubmit={handleSubmit(onSubmit)}>
             <Flex direction="column" gap="4">
               {saveFailure && <ErrorAlert>{saveFailure}</ErrorAlert>}
-              <Card size="3" asChild>
-                <section aria-labelledby="account-heading">
-                  <Heading as="h2" size="4" mb="3" id="account-heading">
-                    Account Information
-                  </Heading>
-                  <Grid columns={{ initial: "1", sm: "2" }} gap="3">
-                    <TextField
-                      label="Username"
-                      autoComplete="off"
-                      error={errors.username?.message}
-                      {...register("username")}
-                    />
-                    <TextField
-                      label="Email Address"
-                      type="email"
-                      autoComplete="off"
-                      error={errors.email?.message}
-                      {...register("email")}
-                    />
-                    <SwitchField
-                      name="isMsal"
-                      label="MSAL Account (use Microsoft authentication)"
-                      control={control}
-                    />
-                    <TextField
-                      label={isMsal ? "Client Secret" : "Password"}
-                      type="password"
-                      autoComplete="new-password"
-                      error={errors.password?.message}
-                      {...register("password")}
-                    />
-                  </Grid>
-                </section>
-              </Card>
-              <Card size="3" asChild>
-                <section aria-labelledby="server-heading">
-                  <Heading as="h2" size="4" mb="3" id="server-heading">
-                    Server Configuration
-                  </Heading>
-                  <Grid columns={{ initial: "1", sm: "2" }} gap="3">
-                    <TextField label="Incoming Server" {...register("incomingServer")} />
-                    <TextField
-                      label="Incoming Port"
-                      inputMode="numeric"
-                      placeholder="993"
-                      error={errors.incomingPort?.message}
-                      {...register("incomingPort")}
-                    />
-                    <TextField label="Outgoing Server" {...register("outgoingServer")} />
-                    <TextField
-                      label="Outgoing Port"
-                      inputMode="numeric"
-                      placeholder="587"
-                      error={errors.outgoingPort?.message}
-                      {...register("outgoingPort")}
-                    />
-                    <SwitchField name="ssl" label="Use SSL" control={control} />
-                  </Grid>
-                </section>
-              </Card>
+              <FormSection title="Account Information" size="3">
+                <Grid columns={{ initial: "1", sm: "2" }} gap="3">
+                  <TextField
+                    label="Username"
+                    autoComplete="off"
+                    error={errors.username?.message}
+                    {...register("username")}
+                  />
+                  <TextField
+                    label="Email Address"
+                    type="email"
+                    autoComplete="off"
+                    error={errors.email?.message}
+                    {...register("email")}
+                  />
+                  <SwitchField
+                    name="isMsal"
+                    label="MSAL Account (use Microsoft authentication)"
+                    control={control}
+                  />
+                  <TextField
+                    label={isMsal ? "Client Secret" : "Password"}
+                    type="password"
+                    autoComplete="new-password"
+                    error={errors.password?.message}
+                    {...register("password")}
+                  />
+                </Grid>
+              </FormSection>
+              <FormSection title="Server Configuration" size="3">
+                <Grid columns={{ initial: "1", sm: "2" }} gap="3">
+                  <TextField label="Incoming Server" {...register("incomingServer")} />
+                  <TextField
+                    label="Incoming Port"
+                    inputMode="numeric"
+                    placeholder="993"
+                    error={errors.incomingPort?.message}
+                    {...register("incomingPort")}
+                  />
+                  <TextField label="Outgoing Server" {...register("outgoingServer")} />
+                  <TextField
+                    label="Outgoing Port"
+                    inputMode="numeric"
+                    placeholder="587"
+                    error={errors.outgoingPort?.message}
+                    {...register("outgoingPort")}
+                  />
+                  <SwitchField name="ssl" label="Use SSL" control={control} />
+                </Grid>
+              </FormSection>
               {isMsal && (
-                <Card size="3" asChild>
-                  <section aria-labelledby="msal-heading">
-                    <Heading as="h2" size="4" mb="1" id="msal-heading">
-                      Microsoft Authentication
-                    </Heading>
-                    <Text as="p" size="2" color="gray" mb="3">Azure AD registration details</Text>
-                    <Grid columns={{ initial: "1", sm: "2" }} gap="3">
-                      <TextField label="Client ID" {...register("msalClientId")} />
-                      <TextField label="Tenant ID" {...register("msalTennentId")} />
-                    </Grid>
-                  </section>
-                </Card>
+                <FormSection
+                  title="Microsoft Authentication"
+                  size="3"
+                  description="Azure AD registration details"
+                >
+                  <Grid columns={{ initial: "1", sm: "2" }} gap="3">
+                    <TextField label="Client ID" {...register("msalClientId")} />
+                    <TextField label="Tenant ID" {...register("msalTennentId")} />
+                  </Grid>
+                </FormSection>
               )}
               <Flex gap="3" justify="end">
                 {savedOnce && backButton}

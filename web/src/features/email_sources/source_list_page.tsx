@@ -24,6 +24,7 @@ import { type DataColumn, DataTable } from "../../components/data_table.tsx";
 import { longDateTime } from "../../components/format_date.ts";
 import { ListPage } from "../../components/list_page.tsx";
 import { useResource } from "../../components/use_resource.ts";
+import { removeListedRow } from "../../components/remove_listed_row.ts";
 import { SendTestEmailDialog } from "./send_test_email_dialog.tsx";
 
 export const NO_SOURCES_CARDS = "No email sources found.";
@@ -206,15 +207,7 @@ export default function EmailSourceListPage() {
   const [active, setActive] = useState<Record<number, boolean>>({});
   const [checking, setChecking] = useState<number | null>(null);
 
-  const remove = async (source: EmailSource) => {
-    try {
-      await deleteEmailSource(source.id);
-    } catch (error) {
-      console.error("Error deleting email source", error);
-      throw error;
-    }
-    list.setData((old) => old?.filter((row) => row.id !== source.id));
-  };
+  const remove = removeListedRow(list, deleteEmailSource, "Error deleting email source");
 
   const check = async (source: EmailSource) => {
     setChecking(source.id);

@@ -31,8 +31,9 @@ import {
   releaseRun,
   type UploadOptions,
 } from "./api.ts";
-import { downloadBase64 } from "./download.ts";
+import { downloadBase64 } from "../../components/base64_file.ts";
 import { activatedItems, successRate, uploadProblem, wantedType } from "./upload_rules.ts";
+import { OutcomeAlert, SuccessAlert } from "../../components/outcome_alert.tsx";
 
 /** Texts of spec part 2, sections 4 and 8. */
 export const PROCESS_TEXTS = {
@@ -513,15 +514,7 @@ export default function ManualProcessPage() {
                   </Button>
                 </Box>
               )}
-              {release.text && (
-                release.ok
-                  ? (
-                    <Callout.Root color="green" role="status">
-                      <Callout.Text>{release.text}</Callout.Text>
-                    </Callout.Root>
-                  )
-                  : <ErrorAlert>{release.text}</ErrorAlert>
-              )}
+              {release.text && <OutcomeAlert ok={release.ok}>{release.text}</OutcomeAlert>}
               <Grid columns="3" gap="3">
                 <Count label="Processed" value={result.processedCount} />
                 <Count label="Active" value={result.activeCount} />
@@ -557,9 +550,7 @@ function DebugPanel({ result }: { result: ManualProcessResult }) {
   return (
     <Panel id="inv-debug" title={PROCESS_TEXTS.debugTitle}>
       <Flex direction="column" gap="3">
-        <Callout.Root color="green" role="status">
-          <Callout.Text>{PROCESS_TEXTS.debugSuccess}</Callout.Text>
-        </Callout.Root>
+        <SuccessAlert>{PROCESS_TEXTS.debugSuccess}</SuccessAlert>
         <Text as="p" size="2">
           Success rate: {successRate(modified, total)}% ({modified} of {total} rows modified)
         </Text>

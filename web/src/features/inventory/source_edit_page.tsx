@@ -1,8 +1,7 @@
-import { Box, Button, Callout, Card, Container, Flex, Grid, Heading, Text } from "@radix-ui/themes";
-import { type ReactNode, useId, useRef, useState } from "react";
-import { type Control, Controller, useForm } from "react-hook-form";
+import { Box, Button, Callout, Container, Flex, Grid, Heading, Text } from "@radix-ui/themes";
+import { useId, useRef, useState } from "react";
+import { Controller, useForm } from "react-hook-form";
 import { Link, useParams } from "wouter";
-import { encodeBase64 } from "../../../../shared/base64.ts";
 import {
   type InventorySourceForm,
   inventorySourceForm,
@@ -10,15 +9,13 @@ import {
 } from "../../../../shared/contract/inventory.ts";
 import { ApiError, messageOr } from "../../api/call.ts";
 import { ErrorAlert } from "../../components/error_alert.tsx";
-import {
-  formResolver,
-  SelectField,
-  SwitchField,
-  TextAreaField,
-} from "../../components/form_fields.tsx";
+import { formResolver, TextAreaField } from "../../components/form_fields.tsx";
 import { TextField } from "../../components/text_field.tsx";
+import { FormSection } from "../../components/form_section.tsx";
+import { SelectControl, SwitchControl, textOptions } from "../../components/form_controls.tsx";
 import { useResource } from "../../components/use_resource.ts";
-import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
+import { useSaveState } from "../../components/use_save_state.ts";
+import { SaveButton } from "../../components/save_button.tsx";
 import {
   fetchEmailSourcePicker,
   fetchInventorySource,
@@ -26,13 +23,14 @@ import {
   type PickerPair,
   saveInventorySource,
 } from "./api.ts";
-import { downloadBase64 } from "./download.ts";
+import { downloadBase64, fileToBase64 } from "../../components/base64_file.ts";
 import {
   emailSourceNameOf,
   formToSave,
   NEW_INVENTORY_SOURCE_FORM,
   sourceToForm,
 } from "./source_form.ts";
+import { OutcomeAlert } from "../../components/outcome_alert.tsx";
 
 /** Texts of spec part 2, sections 2 and 8. */
 export const EDIT_TEXTS = {
@@ -52,58 +50,6 @@ export const EDIT_TEXTS = {
 const SAVE_RESET_MS = 3000;
 
 const SAMPLE_ACCEPT = SAMPLE_FILE_TYPES.map((type) => `.${type}`).join(",");
-
-type SwitchName =
-  | "activeStatus"
-  | "containsNotExact"
-  | "fileHasHeader"
-  | "stripLeadingZeroes"
-  | "statusSupersedesQuantity"
-  | "usesPredictiveAlgorithm"
-  | "fileData.fileHasHeader";
-
-function SwitchControl(
-  { control, name, label, hint }: {
-    control: Control<InventorySourceForm>;
-    name: SwitchName;
-    label: string;
-    hint?: string;
-  },
-) {
-  return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <SwitchField
-          label={label}
-          hint={hint}
-          checked={Boolean(field.value)}
-          onChange={field.onChange}
-        />
-      )}
-    />
-  );
-}
-
-function Section(
-  { id, title, description, children }: {
-    id: string;
-    title: string;
-    description?: string;
-    children: ReactNode;
-  },
-) {
-  return (
-    <Card asChild>
-      <section aria-labelledby={id}>
-        <Heading as="h2" size="4" id={id} mb={description ? "1" : "3"}>{title}</Heading>
-        {description && <Text as="p" size="2" color="gray" mb="3">{description}</Text>}
-        {children}
-      </section>
-    </Card>
-  );
-}
 
 /** /inventory-sources/edit/{sourceId}: create (0) or edit an inventory source. */
 export default function SourceEditPage() {
@@ -176,9 +122,7 @@ export default function SourceEditPage() {
     let sent: { name: string; base64: string } | null = null;
     const ok = await run(async () => {
       try {
-        sent = chosen
-          ? { name: chosen.name, base64: encodeBase64(new Uint8Array(await chosen.arrayBuffer())) }
-          : null;
+        sent = chosen ? { name: chosen.name, base64: await fileToBase64(chosen) } : null;
         const body = await saveInventorySource(formToSave(sourceId, values, pairs, sent));
         if (body?.id) {
           setSourceId(body.id);
@@ -233,7 +177,7 @@ export default function SourceEditPage() {
       {!loaded && <Text as="p">Loading...</Text>}
       <form noValidate onSubmit={handleSubmit(onSubmit)} hidden={!loaded}>
         <Flex direction="column" gap="4">
-          <Section id="inv-basic" title="Basic Information">
+          <FormSection title="Basic Information">
             <Grid columns={{ initial: "1", sm: "2" }} gap="3">
               <TextField
                 label="Source Name"
@@ -252,28 +196,18 @@ export default function SourceEditPage() {
                 error={errors.fromEmail?.message}
                 {...register("fromEmail")}
               />
-              <Controller
+              <SelectControl
                 control={control}
                 name="emailSourceName"
-                render={({ field }) => (
-                  <SelectField
-                    label="Email Source"
-                    value={field.value}
-                    onChange={field.onChange}
-                    options={[...new Set(pairs.map((pair) => pair.item1))].map((name) => ({
-                      value: name,
-                      label: name,
-                    }))}
-                    placeholder="Choose an e-mail source"
-                    error={errors.emailSourceName?.message}
-                  />
-                )}
+                label="Email Source"
+                options={textOptions([...new Set(pairs.map((pair) => pair.item1))])}
+                placeholder="Choose an e-mail source"
               />
               <SwitchControl control={control} name="activeStatus" label="Active Source" />
             </Grid>
-          </Section>
+          </FormSection>
 
-          <Section id="inv-mail" title="Email Processing">
+          <FormSection title="Email Processing">
             <Grid columns={{ initial: "1", sm: "2" }} gap="3">
               <TextField
                 label="Subject Value"
@@ -309,9 +243,9 @@ export default function SourceEditPage() {
               label="Subject Contains Text"
               hint="The subject only has to contain the text (not an exact match)."
             />
-          </Section>
+          </FormSection>
 
-          <Section id="inv-sftp" title="SFTP Configuration (optional)">
+          <FormSection title="SFTP Configuration (optional)">
             <Grid columns={{ initial: "1", sm: "2" }} gap="3">
               <TextField
                 label="SFTP Server Address"
@@ -349,9 +283,9 @@ export default function SourceEditPage() {
               The stored password shows as ********; leave it to keep it. With an inbox folder,
               supplier files are also picked up from that folder on the server.
             </Text>
-          </Section>
+          </FormSection>
 
-          <Section id="inv-structure" title="File Structure">
+          <FormSection title="File Structure">
             <Flex direction="column" gap="3">
               <Flex gap="5" wrap="wrap">
                 <SwitchControl control={control} name="fileHasHeader" label="File Has Headers" />
@@ -406,10 +340,9 @@ export default function SourceEditPage() {
                 {...register("minItemsToBeActive")}
               />
             </Flex>
-          </Section>
+          </FormSection>
 
-          <Section
-            id="inv-predictive"
+          <FormSection
             title="Predictive Algorithm"
             description="Turns items inactive that are likely to sell out before the next update, from the quantities of earlier files."
           >
@@ -484,9 +417,9 @@ export default function SourceEditPage() {
                 </Grid>
               )}
             </Flex>
-          </Section>
+          </FormSection>
 
-          <Section id="inv-generation" title="File Generation">
+          <FormSection title="File Generation">
             <Flex direction="column" gap="3">
               <TextAreaField
                 label="User Activated Item Numbers"
@@ -578,17 +511,9 @@ export default function SourceEditPage() {
                 items inactive is held until someone releases it (empty: the server's default).
               </Text>
             </Flex>
-          </Section>
+          </FormSection>
 
-          {outcome && (
-            outcome.ok
-              ? (
-                <Callout.Root color="green" role="status">
-                  <Callout.Text>{outcome.text}</Callout.Text>
-                </Callout.Root>
-              )
-              : <ErrorAlert>{outcome.text}</ErrorAlert>
-          )}
+          {outcome && <OutcomeAlert ok={outcome.ok}>{outcome.text}</OutcomeAlert>}
           <Flex gap="3" justify="end" wrap="wrap">
             <Button type="button" variant="soft" color="gray" asChild>
               <Link href="/inventory-sources">Cancel</Link>
@@ -598,13 +523,7 @@ export default function SourceEditPage() {
                 <Link href="/inventory-sources">Back to Sources</Link>
               </Button>
             )}
-            <Button
-              type="submit"
-              disabled={saveState === "saving"}
-              color={saveState === "error" ? "red" : saveState === "saved" ? "green" : undefined}
-            >
-              {SAVE_BUTTON_TEXT[saveState]}
-            </Button>
+            <SaveButton state={saveState} />
           </Flex>
         </Flex>
       </form>

@@ -1,19 +1,13 @@
-import {
-  Badge,
-  Card,
-  DataList,
-  DropdownMenu,
-  Flex,
-  Grid,
-  Heading,
-  IconButton,
-  Switch,
-} from "@radix-ui/themes";
+import { Badge, DataList, DropdownMenu, Flex, Grid, Switch } from "@radix-ui/themes";
 import { type ReactNode, useState } from "react";
 import { useLocation } from "wouter";
 import { type DataColumn, DataTable, SOURCE_LIST_HINTS } from "../../components/data_table.tsx";
 import { ListPage } from "../../components/list_page.tsx";
+import { ListCard } from "../../components/list_card.tsx";
+import { RowActionsMenu } from "../../components/row_actions_menu.tsx";
 import { useResource } from "../../components/use_resource.ts";
+import { loggedLoader } from "../../components/logged_loader.ts";
+import { removeListedRow } from "../../components/remove_listed_row.ts";
 import {
   deleteInventorySource,
   fetchInventorySources,
@@ -83,22 +77,17 @@ function ActionsMenu(
 ) {
   const [, navigate] = useLocation();
   return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger>
-        <IconButton variant="ghost" aria-label={`Actions for ${source.sourceName}`}>⋯</IconButton>
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Content>
-        <DropdownMenu.Item onSelect={() => navigate(`/inventory-sources/edit/${source.id}`)}>
-          Edit
-        </DropdownMenu.Item>
-        <DropdownMenu.Item
-          onSelect={() => navigate(`/inventory-sources/manually-process/${source.id}`)}
-        >
-          Manually Process File
-        </DropdownMenu.Item>
-        <DropdownMenu.Item color="red" onSelect={onDelete}>Delete</DropdownMenu.Item>
-      </DropdownMenu.Content>
-    </DropdownMenu.Root>
+    <RowActionsMenu
+      name={source.sourceName}
+      editHref={`/inventory-sources/edit/${source.id}`}
+      onDelete={onDelete}
+    >
+      <DropdownMenu.Item
+        onSelect={() => navigate(`/inventory-sources/manually-process/${source.id}`)}
+      >
+        Manually Process File
+      </DropdownMenu.Item>
+    </RowActionsMenu>
   );
 }
 
@@ -124,32 +113,31 @@ function SourceCards({ sources, active, toggle, askDelete }: ViewProps) {
       {sources.map((source) => {
         const on = active.get(source.id) ?? source.activeStatus;
         return (
-          <Card key={source.id} asChild>
-            <section aria-label={source.sourceName}>
-              <Flex justify="between" align="center" mb="2" gap="2">
-                <Heading as="h2" size="4">{source.sourceName}</Heading>
-                <ActionsMenu source={source} onDelete={() => askDelete(source)} />
-              </Flex>
-              <Flex gap="2" align="center" mb="2">
-                <Switch
-                  aria-label={`Active: ${source.sourceName}`}
-                  checked={on}
-                  onCheckedChange={(next) => toggle(source.id, next)}
-                />
-                <Badge color={on ? "green" : "gray"}>{on ? "Active" : "Inactive"}</Badge>
-              </Flex>
-              <DataList.Root size="1">
-                <Fact label="File Type">{source.fileType}</Fact>
-                <Fact label="From Email">{source.fromEmail}</Fact>
-                <Fact label="Att. Count">{orNA(source.expectedAttachmentCount)}</Fact>
-                <Fact label="Subject Value">{source.subjectValue}</Fact>
-                <Fact label="Attachment Name">{source.attachmentName}</Fact>
-                <Fact label="Item Col.">{source.itemNumberColumnName}</Fact>
-                <Fact label="Qty Col.">{source.qtyColumnName}</Fact>
-                <Fact label="Min Items">{orNA(source.minItemsToBeActive)}</Fact>
-              </DataList.Root>
-            </section>
-          </Card>
+          <ListCard
+            key={source.id}
+            name={source.sourceName}
+            menu={<ActionsMenu source={source} onDelete={() => askDelete(source)} />}
+            headerGap="2"
+          >
+            <Flex gap="2" align="center" mb="2">
+              <Switch
+                aria-label={`Active: ${source.sourceName}`}
+                checked={on}
+                onCheckedChange={(next) => toggle(source.id, next)}
+              />
+              <Badge color={on ? "green" : "gray"}>{on ? "Active" : "Inactive"}</Badge>
+            </Flex>
+            <DataList.Root size="1">
+              <Fact label="File Type">{source.fileType}</Fact>
+              <Fact label="From Email">{source.fromEmail}</Fact>
+              <Fact label="Att. Count">{orNA(source.expectedAttachmentCount)}</Fact>
+              <Fact label="Subject Value">{source.subjectValue}</Fact>
+              <Fact label="Attachment Name">{source.attachmentName}</Fact>
+              <Fact label="Item Col.">{source.itemNumberColumnName}</Fact>
+              <Fact label="Qty Col.">{source.qtyColumnName}</Fact>
+              <Fact label="Min Items">{orNA(source.minItemsToBeActive)}</Fact>
+            </DataList.Root>
+          </ListCard>
         );
       })}
     </Grid>
@@ -160,12 +148,8 @@ function SourceCards({ sources, active, toggle, askDelete }: ViewProps) {
 export default function SourceListPage() {
   const list = useResource(
     ["inventory-sources"],
-    (signal) =>
-      fetchInventorySources(signal).catch((error) => {
-        // List load failures are only logged (spec section 8).
-        if (!signal.aborted) console.error("Error fetching inventory sources", error);
-        throw error;
-      }),
+    // List load failures are only logged (spec section 8).
+    loggedLoader(fetchInventorySources, "Error fetching inventory sources"),
   );
   const [active, setActive] = useState<ReadonlyMap<number, boolean>>(new Map());
   const toggle = (id: number, on: boolean) => setActive((current) => new Map(current).set(id, on));
@@ -192,15 +176,7 @@ export default function SourceListPage() {
       )}
       deletion={{
         nameOf: (source) => source.sourceName,
-        remove: async (source) => {
-          try {
-            await deleteInventorySource(source.id);
-          } catch (error) {
-            console.error("Error deleting inventory source", error);
-            throw error;
-          }
-          list.setData((current) => current?.filter((row) => row.id !== source.id));
-        },
+        remove: removeListedRow(list, deleteInventorySource, "Error deleting inventory source"),
       }}
     />
   );

@@ -2,17 +2,15 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import {
   Button,
   Callout,
-  Card,
   Container,
   DataList,
   Flex,
   Grid,
   Heading,
   Link as RadixLink,
-  Select,
   Text,
 } from "@radix-ui/themes";
-import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { toast } from "sonner";
 import type { z } from "zod";
@@ -29,10 +27,13 @@ import {
   WEEKDAY_NAMES,
 } from "../../../../shared/contract/notifications.ts";
 import { messageOr } from "../../api/call.ts";
-import { SwitchField } from "../../components/form_fields.tsx";
+import { SelectField, type SelectOption } from "../../components/form_fields.tsx";
+import { SelectControl, SwitchControl, textOptions } from "../../components/form_controls.tsx";
 import { TextField } from "../../components/text_field.tsx";
+import { FormSection } from "../../components/form_section.tsx";
 import { useResource } from "../../components/use_resource.ts";
-import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
+import { useSaveState } from "../../components/use_save_state.ts";
+import { SaveButton } from "../../components/save_button.tsx";
 import {
   type CronValidationResult,
   type EmailInfo,
@@ -91,57 +92,6 @@ function settingToForm(setting: NotificationSetting): NotificationSettingForm {
   };
 }
 
-interface Option {
-  value: string;
-  label: string;
-}
-
-/** A labelled Radix select with its validation message. */
-function SelectField(
-  { label, value, onChange, options, placeholder, error }: {
-    label: string;
-    value: string;
-    onChange(value: string): void;
-    options: Option[];
-    placeholder?: string;
-    error?: string;
-  },
-) {
-  const id = useId();
-  return (
-    <Flex direction="column" gap="1">
-      <Text as="label" htmlFor={id} size="2" weight="medium">{label}</Text>
-      <Select.Root value={value || undefined} onValueChange={onChange}>
-        <Select.Trigger
-          id={id}
-          placeholder={placeholder}
-          color={error ? "red" : undefined}
-          aria-invalid={error ? true : undefined}
-        />
-        <Select.Content>
-          {options.map((option) => (
-            <Select.Item key={option.value} value={option.value}>{option.label}</Select.Item>
-          ))}
-        </Select.Content>
-      </Select.Root>
-      {error && <Text size="2" color="red">{error}</Text>}
-    </Flex>
-  );
-}
-
-/** A labelled on/off switch. */
-function FormCard({ title, children }: { title: string; children: ReactNode }) {
-  const id = useId();
-  return (
-    <Card asChild>
-      <section aria-labelledby={id}>
-        <Heading as="h2" size="4" id={id} mb="3">{title}</Heading>
-        {children}
-      </section>
-    </Card>
-  );
-}
-
 const CONTENT_SWITCHES = [
   ["includeStatusChanges", "Include Status Changes"],
   ["includeQuantityChanges", "Include Quantity Changes"],
@@ -156,7 +106,7 @@ function EmailConfigurationCard({ info }: { info: EmailInfo | null }) {
   const list = (addresses: string[] | undefined) =>
     addresses && addresses.length > 0 ? addresses.join(", ") : "None";
   return (
-    <FormCard title="Email Configuration">
+    <FormSection title="Email Configuration">
       {!info ? <Text size="2" color="gray">Loading...</Text> : (
         <Flex direction="column" gap="3">
           <DataList.Root size="2">
@@ -180,7 +130,7 @@ function EmailConfigurationCard({ info }: { info: EmailInfo | null }) {
           {info.note && <Text size="2" color="gray">{info.note}</Text>}
         </Flex>
       )}
-    </FormCard>
+    </FormSection>
   );
 }
 
@@ -219,7 +169,7 @@ export default function NotificationSettingEditPage() {
     sourceTypeId ? ["notification-sources", sourceTypeId] : null,
     (signal) =>
       fetchNotificationSources(sourceTypeId, signal).then(
-        (sources): Option[] =>
+        (sources): SelectOption[] =>
           sources.map((source) => ({ value: String(source.id), label: source.sourceName })),
         (error) => {
           console.error("Error fetching the sources of the chosen type", error);
@@ -273,7 +223,7 @@ export default function NotificationSettingEditPage() {
     };
   }, [interval, cronExpression, timeZone]);
 
-  const sourceOptions: Option[] = [{ value: ALL, label: ALL_SOURCES }];
+  const sourceOptions: SelectOption[] = [{ value: ALL, label: ALL_SOURCES }];
   sourceOptions.push(...(typeSources.data ?? []));
   if (sourceId != null && !sourceOptions.some((option) => option.value === String(sourceId))) {
     sourceOptions.push({ value: String(sourceId), label: sourceName || `Source ${sourceId}` });
@@ -360,7 +310,7 @@ export default function NotificationSettingEditPage() {
       {!loaded && <Text as="p">Loading...</Text>}
       <form noValidate onSubmit={handleSubmit(onSubmit)} hidden={!loaded}>
         <Flex direction="column" gap="4">
-          <FormCard title="Basic Settings">
+          <FormSection title="Basic Settings">
             <Grid columns={{ initial: "1", sm: "2" }} gap="3">
               <TextField
                 label="Notification Name"
@@ -396,36 +346,23 @@ export default function NotificationSettingEditPage() {
                 options={sourceOptions}
               />
               <Flex align="center">
-                <Controller
+                <SwitchControl
                   control={control}
                   name="notificationEnabled"
-                  render={({ field }) => (
-                    <SwitchField
-                      label="Notification Enabled"
-                      checked={field.value}
-                      onChange={field.onChange}
-                    />
-                  )}
+                  label="Notification Enabled"
                 />
               </Flex>
             </Grid>
-          </FormCard>
+          </FormSection>
 
-          <FormCard title="Schedule Settings">
+          <FormSection title="Schedule Settings">
             <Grid columns={{ initial: "1", sm: "2" }} gap="3">
-              <Controller
+              <SelectControl
                 control={control}
                 name="notificationInterval"
-                render={({ field }) => (
-                  <SelectField
-                    label="Notification Interval"
-                    value={field.value}
-                    onChange={field.onChange}
-                    options={NOTIFICATION_INTERVALS.map((value) => ({ value, label: value }))}
-                    placeholder="Select an interval"
-                    error={errors.notificationInterval?.message}
-                  />
-                )}
+                label="Notification Interval"
+                options={textOptions(NOTIFICATION_INTERVALS)}
+                placeholder="Select an interval"
               />
               {interval === "Weekly" && (
                 <Controller
@@ -479,24 +416,17 @@ export default function NotificationSettingEditPage() {
                 {...register("timeZone")}
               />
             </Grid>
-          </FormCard>
+          </FormSection>
 
-          <FormCard title="Content Settings">
+          <FormSection title="Content Settings">
             <Grid columns={{ initial: "1", sm: "2" }} gap="3">
               {CONTENT_SWITCHES.map(([name, label]) => (
-                <Controller
-                  key={name}
-                  control={control}
-                  name={name}
-                  render={({ field }) => (
-                    <SwitchField label={label} checked={field.value} onChange={field.onChange} />
-                  )}
-                />
+                <SwitchControl key={name} control={control} name={name} label={label} />
               ))}
             </Grid>
-          </FormCard>
+          </FormSection>
 
-          <FormCard title="Email Settings">
+          <FormSection title="Email Settings">
             <Grid columns={{ initial: "1", sm: "2" }} gap="3">
               <TextField
                 label="Override Email Recipients"
@@ -509,19 +439,13 @@ export default function NotificationSettingEditPage() {
                 error={errors.emailSubjectPrefix?.message}
                 {...register("emailSubjectPrefix")}
               />
-              <Controller
+              <SwitchControl
                 control={control}
                 name="consolidatedEmail"
-                render={({ field }) => (
-                  <SwitchField
-                    label="Consolidated Email"
-                    checked={field.value}
-                    onChange={field.onChange}
-                  />
-                )}
+                label="Consolidated Email"
               />
             </Grid>
-          </FormCard>
+          </FormSection>
 
           <EmailConfigurationCard info={emailInfo.data ?? null} />
 
@@ -553,13 +477,7 @@ export default function NotificationSettingEditPage() {
             </Callout.Root>
           )}
           <Flex gap="3" wrap="wrap">
-            <Button
-              type="submit"
-              disabled={saveState === "saving"}
-              color={saveState === "error" ? "red" : saveState === "saved" ? "green" : undefined}
-            >
-              {SAVE_BUTTON_TEXT[saveState]}
-            </Button>
+            <SaveButton state={saveState} />
             <Button
               type="button"
               variant="soft"

@@ -15,6 +15,8 @@ import {
 import { type DataColumn, DataTable } from "../../components/data_table.tsx";
 import { ListPage } from "../../components/list_page.tsx";
 import { useResource } from "../../components/use_resource.ts";
+import { loggedLoader } from "../../components/logged_loader.ts";
+import { removeListedRow } from "../../components/remove_listed_row.ts";
 import {
   deleteNotificationSetting,
   fetchNotificationSettings,
@@ -162,11 +164,7 @@ function SettingCards({ settings, askDelete }: ViewProps) {
 export default function NotificationSettingListPage() {
   const list = useResource(
     ["notification-settings"],
-    (signal) =>
-      fetchNotificationSettings(signal).catch((error) => {
-        if (!signal.aborted) console.error("Error fetching notification settings", error);
-        throw error;
-      }),
+    loggedLoader(fetchNotificationSettings, "Error fetching notification settings"),
   );
   // A failed load shows the empty list, as before the first answer.
   const settings = list.data ?? (list.error ? [] : undefined);
@@ -232,15 +230,11 @@ export default function NotificationSettingListPage() {
       cards={(rows, { askDelete }) => <SettingCards settings={rows} askDelete={askDelete} />}
       deletion={{
         nameOf: (setting) => setting.name,
-        remove: async (setting) => {
-          try {
-            await deleteNotificationSetting(setting.id);
-          } catch (error) {
-            console.error("Error deleting notification setting", error);
-            throw error;
-          }
-          list.setData((current) => current?.filter((row) => row.id !== setting.id));
-        },
+        remove: removeListedRow(
+          list,
+          deleteNotificationSetting,
+          "Error deleting notification setting",
+        ),
       }}
     />
   );

@@ -1,6 +1,6 @@
-import { Button, Card, Container, Flex, Grid, Heading, Text } from "@radix-ui/themes";
+import { Button, Container, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { useState } from "react";
-import { type Control, Controller, useForm } from "react-hook-form";
+import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { Link, useParams } from "wouter";
 import {
@@ -11,15 +11,13 @@ import {
   orderSubmissionSourceFormToSave,
 } from "../../../../shared/contract/order_submission.ts";
 import { ApiError, messageOr } from "../../api/call.ts";
-import {
-  formResolver,
-  pairOptions,
-  SelectField,
-  SwitchField,
-} from "../../components/form_fields.tsx";
+import { formResolver, pairOptions } from "../../components/form_fields.tsx";
 import { TextField } from "../../components/text_field.tsx";
+import { FormSection } from "../../components/form_section.tsx";
+import { SelectControl, SwitchControl } from "../../components/form_controls.tsx";
 import { useResource } from "../../components/use_resource.ts";
-import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
+import { useSaveState } from "../../components/use_save_state.ts";
+import { SaveButton } from "../../components/save_button.tsx";
 import { fetchEmailSourcePicker, fetchSubmissionSource, saveSubmissionSource } from "./api.ts";
 
 /** Texts of spec part 2, sections 2 and 8. */
@@ -43,30 +41,6 @@ function sourceToForm(source: OrderSubmissionSource): OrderSubmissionSourceForm 
       : String(value);
   }
   return form;
-}
-
-function SwitchControl(
-  { control, name, label }: {
-    control: Control<OrderSubmissionSourceForm>;
-    name:
-      | "containsNotExact"
-      | "noAttachmentsNeedsLinkClick"
-      | "ordersAreAllQuantityOne"
-      | "downloadSpreadsheet"
-      | "downloadPdf"
-      | "activeStatus";
-    label: string;
-  },
-) {
-  return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <SwitchField label={label} checked={field.value} onChange={field.onChange} />
-      )}
-    />
-  );
 }
 
 /** /order-submission/sources/edit/{sourceId}: create (0) or edit an order submission source. */
@@ -144,155 +118,129 @@ export default function SourceEditPage() {
       {!loaded && <Text as="p">Loading...</Text>}
       <form noValidate onSubmit={handleSubmit(onSubmit)} hidden={!loaded}>
         <Flex direction="column" gap="4">
-          <Card asChild>
-            <section aria-labelledby="source-info-heading">
-              <Heading as="h2" size="4" id="source-info-heading" mb="3">Source Information</Heading>
-              <Grid columns={{ initial: "1", sm: "2" }} gap="3">
-                <TextField
-                  label="Source Name"
-                  error={errors.sourceName?.message}
-                  {...register("sourceName")}
-                />
-                <Controller
-                  control={control}
-                  name="emailSourceId"
-                  render={({ field }) => (
-                    <SelectField
-                      label="Email Source"
-                      value={field.value}
-                      onChange={field.onChange}
-                      options={pairOptions(emailSources.data ?? [])}
-                      placeholder="Choose an e-mail source"
-                      error={errors.emailSourceId?.message}
-                    />
-                  )}
-                />
-                <TextField
-                  label="From Email"
-                  type="email"
-                  error={errors.fromEmail?.message}
-                  {...register("fromEmail")}
-                />
-                <TextField
-                  label="File Type"
-                  placeholder="CSV, XLSX"
-                  error={errors.fileType?.message}
-                  {...register("fileType")}
-                />
-                <SwitchControl control={control} name="activeStatus" label="Active Source" />
-              </Grid>
-            </section>
-          </Card>
-          <Card asChild>
-            <section aria-labelledby="source-mail-heading">
-              <Heading as="h2" size="4" id="source-mail-heading" mb="3">Email Processing</Heading>
-              <Grid columns={{ initial: "1", sm: "2" }} gap="3">
-                <TextField
-                  label="Subject Value"
-                  error={errors.subjectValue?.message}
-                  {...register("subjectValue")}
-                />
-                <TextField
-                  label="Attachment Name"
-                  error={errors.attachmentName?.message}
-                  {...register("attachmentName")}
-                />
-                <TextField
-                  label="Expected Attachment Count"
-                  inputMode="numeric"
-                  error={errors.expectedAttachmentCount?.message}
-                  {...register("expectedAttachmentCount")}
-                />
-                <TextField
-                  label="Expected Number of Batch Emails"
-                  inputMode="numeric"
-                  error={errors.expectedNumberOfBatchEmails?.message}
-                  {...register("expectedNumberOfBatchEmails")}
-                />
-                <SwitchControl
-                  control={control}
-                  name="containsNotExact"
-                  label="Subject Contains Text (Not Exact)"
-                />
-                <SwitchControl
-                  control={control}
-                  name="ordersAreAllQuantityOne"
-                  label="Orders Are All Quantity One"
-                />
-                <SwitchControl
-                  control={control}
-                  name="noAttachmentsNeedsLinkClick"
-                  label="No Attachments - Needs Link Click"
-                />
-              </Grid>
-            </section>
-          </Card>
+          <FormSection title="Source Information">
+            <Grid columns={{ initial: "1", sm: "2" }} gap="3">
+              <TextField
+                label="Source Name"
+                error={errors.sourceName?.message}
+                {...register("sourceName")}
+              />
+              <SelectControl
+                control={control}
+                name="emailSourceId"
+                label="Email Source"
+                options={pairOptions(emailSources.data ?? [])}
+                placeholder="Choose an e-mail source"
+              />
+              <TextField
+                label="From Email"
+                type="email"
+                error={errors.fromEmail?.message}
+                {...register("fromEmail")}
+              />
+              <TextField
+                label="File Type"
+                placeholder="CSV, XLSX"
+                error={errors.fileType?.message}
+                {...register("fileType")}
+              />
+              <SwitchControl control={control} name="activeStatus" label="Active Source" />
+            </Grid>
+          </FormSection>
+          <FormSection title="Email Processing">
+            <Grid columns={{ initial: "1", sm: "2" }} gap="3">
+              <TextField
+                label="Subject Value"
+                error={errors.subjectValue?.message}
+                {...register("subjectValue")}
+              />
+              <TextField
+                label="Attachment Name"
+                error={errors.attachmentName?.message}
+                {...register("attachmentName")}
+              />
+              <TextField
+                label="Expected Attachment Count"
+                inputMode="numeric"
+                error={errors.expectedAttachmentCount?.message}
+                {...register("expectedAttachmentCount")}
+              />
+              <TextField
+                label="Expected Number of Batch Emails"
+                inputMode="numeric"
+                error={errors.expectedNumberOfBatchEmails?.message}
+                {...register("expectedNumberOfBatchEmails")}
+              />
+              <SwitchControl
+                control={control}
+                name="containsNotExact"
+                label="Subject Contains Text (Not Exact)"
+              />
+              <SwitchControl
+                control={control}
+                name="ordersAreAllQuantityOne"
+                label="Orders Are All Quantity One"
+              />
+              <SwitchControl
+                control={control}
+                name="noAttachmentsNeedsLinkClick"
+                label="No Attachments - Needs Link Click"
+              />
+            </Grid>
+          </FormSection>
           {linkClick && (
-            <Card asChild>
-              <section aria-labelledby="source-link-heading">
-                <Heading as="h2" size="4" id="source-link-heading" mb="1">
-                  Link Click Download
-                </Heading>
-                <Text as="p" size="2" color="gray" mb="3">
-                  The order file is downloaded from a link in the e-mail: the link whose text is the
-                  button text, else the first link after the preceding text, else a link containing
-                  the always-contained text.
-                </Text>
-                <Grid columns={{ initial: "1", sm: "2" }} gap="3">
-                  <TextField
-                    label="Link Click Preceded By Text"
-                    error={errors.linkClickPreceededByText?.message}
-                    {...register("linkClickPreceededByText")}
-                  />
-                  <TextField
-                    label="Link Click Always Contains Text"
-                    error={errors.linkClickAlwaysContainsText?.message}
-                    {...register("linkClickAlwaysContainsText")}
-                  />
-                  <SwitchControl
-                    control={control}
-                    name="downloadSpreadsheet"
-                    label="Download Spreadsheet"
-                  />
-                  <SwitchControl control={control} name="downloadPdf" label="Download PDF" />
-                  <TextField
-                    label="Spreadsheet Download Button Text"
-                    error={errors.spreadsheetDownloadButtonText?.message}
-                    {...register("spreadsheetDownloadButtonText")}
-                  />
-                  <TextField
-                    label="PDF Download Button Text"
-                    error={errors.pdfDownloadButtonText?.message}
-                    {...register("pdfDownloadButtonText")}
-                  />
-                  <TextField
-                    label="Spreadsheet Type"
-                    placeholder="xlsx"
-                    error={errors.spreadsheetType?.message}
-                    {...register("spreadsheetType")}
-                  />
-                  <TextField
-                    label="Spreadsheet Download Name"
-                    error={errors.spreadsheetDownloadName?.message}
-                    {...register("spreadsheetDownloadName")}
-                  />
-                  <TextField
-                    label="PDF Download Name"
-                    error={errors.pdfDownloadName?.message}
-                    {...register("pdfDownloadName")}
-                  />
-                </Grid>
-              </section>
-            </Card>
+            <FormSection
+              title="Link Click Download"
+              description="The order file is downloaded from a link in the e-mail: the link whose text is the button text, else the first link after the preceding text, else a link containing the always-contained text."
+            >
+              <Grid columns={{ initial: "1", sm: "2" }} gap="3">
+                <TextField
+                  label="Link Click Preceded By Text"
+                  error={errors.linkClickPreceededByText?.message}
+                  {...register("linkClickPreceededByText")}
+                />
+                <TextField
+                  label="Link Click Always Contains Text"
+                  error={errors.linkClickAlwaysContainsText?.message}
+                  {...register("linkClickAlwaysContainsText")}
+                />
+                <SwitchControl
+                  control={control}
+                  name="downloadSpreadsheet"
+                  label="Download Spreadsheet"
+                />
+                <SwitchControl control={control} name="downloadPdf" label="Download PDF" />
+                <TextField
+                  label="Spreadsheet Download Button Text"
+                  error={errors.spreadsheetDownloadButtonText?.message}
+                  {...register("spreadsheetDownloadButtonText")}
+                />
+                <TextField
+                  label="PDF Download Button Text"
+                  error={errors.pdfDownloadButtonText?.message}
+                  {...register("pdfDownloadButtonText")}
+                />
+                <TextField
+                  label="Spreadsheet Type"
+                  placeholder="xlsx"
+                  error={errors.spreadsheetType?.message}
+                  {...register("spreadsheetType")}
+                />
+                <TextField
+                  label="Spreadsheet Download Name"
+                  error={errors.spreadsheetDownloadName?.message}
+                  {...register("spreadsheetDownloadName")}
+                />
+                <TextField
+                  label="PDF Download Name"
+                  error={errors.pdfDownloadName?.message}
+                  {...register("pdfDownloadName")}
+                />
+              </Grid>
+            </FormSection>
           )}
           <Flex gap="3">
-            <Button
-              type="submit"
-              disabled={saveState === "saving"}
-              color={saveState === "error" ? "red" : saveState === "saved" ? "green" : undefined}
-            >
-              {SAVE_BUTTON_TEXT[saveState]}
-            </Button>
+            <SaveButton state={saveState} />
             <Button type="button" variant="soft" asChild>
               <Link href="/order-submission/sources">Back to Sources</Link>
             </Button>

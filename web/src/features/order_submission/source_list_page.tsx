@@ -1,19 +1,11 @@
-import {
-  Badge,
-  Card,
-  Checkbox,
-  DropdownMenu,
-  Flex,
-  Grid,
-  Heading,
-  IconButton,
-  Switch,
-  Text,
-} from "@radix-ui/themes";
-import { useLocation } from "wouter";
+import { Badge, Checkbox, Flex, Grid, Text } from "@radix-ui/themes";
 import { type DataColumn, DataTable, SOURCE_LIST_HINTS } from "../../components/data_table.tsx";
 import { ListPage } from "../../components/list_page.tsx";
+import { ListCard, SelectionSwitch } from "../../components/list_card.tsx";
+import { RowActionsMenu } from "../../components/row_actions_menu.tsx";
 import { useResource } from "../../components/use_resource.ts";
+import { loggedLoader } from "../../components/logged_loader.ts";
+import { removeListedRow } from "../../components/remove_listed_row.ts";
 import { useSelection } from "../../components/use_selection.ts";
 import {
   deleteSubmissionSource,
@@ -80,19 +72,12 @@ function columnsOf(
 function ActionsMenu(
   { source, onDelete }: { source: OrderSubmissionSource; onDelete(): void },
 ) {
-  const [, navigate] = useLocation();
   return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger>
-        <IconButton variant="ghost" aria-label={`Actions for ${source.sourceName}`}>⋯</IconButton>
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Content>
-        <DropdownMenu.Item onSelect={() => navigate(`/order-submission/sources/edit/${source.id}`)}>
-          Edit
-        </DropdownMenu.Item>
-        <DropdownMenu.Item color="red" onSelect={onDelete}>Delete</DropdownMenu.Item>
-      </DropdownMenu.Content>
-    </DropdownMenu.Root>
+    <RowActionsMenu
+      name={source.sourceName}
+      editHref={`/order-submission/sources/edit/${source.id}`}
+      onDelete={onDelete}
+    />
   );
 }
 
@@ -107,36 +92,26 @@ function SourceCards({ sources, selected, toggle, askDelete }: ViewProps) {
   return (
     <Grid columns={{ initial: "1", sm: "2", lg: "3" }} gap="3">
       {sources.map((source) => (
-        <Card key={source.id} asChild>
-          <section aria-label={source.sourceName}>
-            <Flex justify="between" align="center" mb="2">
-              <Heading as="h2" size="4">{source.sourceName}</Heading>
-              <ActionsMenu source={source} onDelete={() => askDelete(source)} />
-            </Flex>
-            <Flex direction="column" gap="1">
-              <Text as="label" size="2">
-                <Flex gap="2" align="center">
-                  <Switch
-                    checked={selected.has(source.id)}
-                    onCheckedChange={() => toggle(source.id)}
-                  />
-                  Active
-                </Flex>
-              </Text>
-              <Text size="2">
-                Status:{" "}
-                <Badge color={source.activeStatus ? "green" : "gray"}>
-                  {source.activeStatus ? "Active" : "Inactive"}
-                </Badge>
-              </Text>
-              <Text size="2">From Email: {source.fromEmail}</Text>
-              <Text size="2">Subject: {source.subjectValue}</Text>
-              <Text size="2">File Type: {source.fileType || "N/A"}</Text>
-              <Text size="2">Att. Count: {source.expectedAttachmentCount}</Text>
-              <Text size="2">Batch Emails: {source.expectedNumberOfBatchEmails}</Text>
-            </Flex>
-          </section>
-        </Card>
+        <ListCard
+          key={source.id}
+          name={source.sourceName}
+          menu={<ActionsMenu source={source} onDelete={() => askDelete(source)} />}
+        >
+          <Flex direction="column" gap="1">
+            <SelectionSwitch checked={selected.has(source.id)} onToggle={() => toggle(source.id)} />
+            <Text size="2">
+              Status:{" "}
+              <Badge color={source.activeStatus ? "green" : "gray"}>
+                {source.activeStatus ? "Active" : "Inactive"}
+              </Badge>
+            </Text>
+            <Text size="2">From Email: {source.fromEmail}</Text>
+            <Text size="2">Subject: {source.subjectValue}</Text>
+            <Text size="2">File Type: {source.fileType || "N/A"}</Text>
+            <Text size="2">Att. Count: {source.expectedAttachmentCount}</Text>
+            <Text size="2">Batch Emails: {source.expectedNumberOfBatchEmails}</Text>
+          </Flex>
+        </ListCard>
       ))}
     </Grid>
   );
@@ -146,11 +121,7 @@ function SourceCards({ sources, selected, toggle, askDelete }: ViewProps) {
 export default function SourceListPage() {
   const list = useResource(
     ["submission-sources"],
-    (signal) =>
-      fetchSubmissionSources(signal).catch((error) => {
-        if (!signal.aborted) console.error("Error fetching order submission sources", error);
-        throw error;
-      }),
+    loggedLoader(fetchSubmissionSources, "Error fetching order submission sources"),
   );
   const { selected, toggle } = useSelection();
 
@@ -175,15 +146,11 @@ export default function SourceListPage() {
       )}
       deletion={{
         nameOf: (source) => source.sourceName,
-        remove: async (source) => {
-          try {
-            await deleteSubmissionSource(source.id);
-          } catch (error) {
-            console.error("Error deleting order submission source", error);
-            throw error;
-          }
-          list.setData((current) => current?.filter((row) => row.id !== source.id));
-        },
+        remove: removeListedRow(
+          list,
+          deleteSubmissionSource,
+          "Error deleting order submission source",
+        ),
       }}
     />
   );

@@ -1,8 +1,7 @@
-import { Box, Button, Card, Container, Flex, Grid, Heading, Text } from "@radix-ui/themes";
-import { type ReactNode, useEffect, useId, useRef, useState } from "react";
-import { type Control, Controller, useForm } from "react-hook-form";
+import { Box, Button, Container, Flex, Grid, Heading, Text } from "@radix-ui/themes";
+import { useEffect, useId, useRef, useState } from "react";
+import { useForm } from "react-hook-form";
 import { Link, useLocation, useParams } from "wouter";
-import { decodeBase64, encodeBase64 } from "../../../../shared/base64.ts";
 import {
   MAP_FIELDS,
   NEW_ORDER_VENDOR_SOURCE_FORM,
@@ -17,16 +16,14 @@ import {
 import { ApiError } from "../../api/call.ts";
 import { DeleteDialog } from "../../components/delete_dialog.tsx";
 import { ErrorAlert } from "../../components/error_alert.tsx";
-import {
-  formResolver,
-  pairOptions,
-  SelectField,
-  SwitchField,
-  TextAreaField,
-} from "../../components/form_fields.tsx";
+import { formResolver, pairOptions, TextAreaField } from "../../components/form_fields.tsx";
 import { TextField } from "../../components/text_field.tsx";
+import { downloadBase64, fileToBase64 } from "../../components/base64_file.ts";
+import { FormSection } from "../../components/form_section.tsx";
+import { SelectControl, SwitchControl } from "../../components/form_controls.tsx";
 import { useResource } from "../../components/use_resource.ts";
-import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
+import { useSaveState } from "../../components/use_save_state.ts";
+import { SaveButton } from "../../components/save_button.tsx";
 import { AliasEditor } from "./alias_editor.tsx";
 import {
   deleteVendorAlias,
@@ -37,57 +34,6 @@ import {
   saveVendor,
 } from "./api.ts";
 import { BANNER_MS, MAP_LABELS, VENDOR_TEXTS, vendorToForm } from "./vendor_form.ts";
-
-type SwitchName =
-  | "vendorWantsTrimmedItemDescription"
-  | "vendorWantsNonDailySubmission"
-  | "vendorWantsAllAlignedLeft"
-  | "vendorWantsPDF"
-  | "vendorWantsSpreadsheet"
-  | "vendorWantsForwardedEmail"
-  | "vendorWantsAllData"
-  | "activeStatus"
-  | "deletedStatus";
-
-function SwitchControl(
-  { control, name, label }: {
-    control: Control<OrderVendorSourceForm>;
-    name: SwitchName;
-    label: string;
-  },
-) {
-  return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <SwitchField label={label} checked={field.value} onChange={field.onChange} />
-      )}
-    />
-  );
-}
-
-function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
-  return (
-    <Card asChild>
-      <section aria-labelledby={id}>
-        <Heading as="h2" size="4" id={id} mb="3">{title}</Heading>
-        {children}
-      </section>
-    </Card>
-  );
-}
-
-/** Offers the stored template as a file download. */
-function downloadTemplate(template: TemplateFile) {
-  const bytes = decodeBase64(template.fileData);
-  const url = URL.createObjectURL(new Blob([bytes], { type: "application/octet-stream" }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = template.fileName;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 /** /order-submission/vendor/edit/{vendorId}: create (0 or missing) or edit a vendor. */
 export default function VendorEditPage() {
@@ -207,7 +153,7 @@ export default function VendorEditPage() {
     setValue("submitFileTemplateFileName", file.name, { shouldValidate: true });
     setChosenTemplate({
       fileName: file.name,
-      base64: encodeBase64(new Uint8Array(await file.arrayBuffer())),
+      base64: await fileToBase64(file),
     });
   };
 
@@ -246,21 +192,14 @@ export default function VendorEditPage() {
       {!loaded && <Text as="p">Loading...</Text>}
       <form noValidate onSubmit={handleSubmit(onSubmit)} hidden={!loaded}>
         <Flex direction="column" gap="4">
-          <Section id="vendor-info-heading" title="Vendor Information">
+          <FormSection title="Vendor Information">
             <Grid columns={{ initial: "1", sm: "2" }} gap="3" mb="4">
-              <Controller
+              <SelectControl
                 control={control}
                 name="orderSubmissionSourceId"
-                render={({ field }) => (
-                  <SelectField
-                    label="Order Submission Sources *"
-                    value={field.value}
-                    onChange={field.onChange}
-                    options={pairOptions(sources.data ?? [])}
-                    placeholder="Choose an order submission source"
-                    error={errors.orderSubmissionSourceId?.message}
-                  />
-                )}
+                label="Order Submission Sources *"
+                options={pairOptions(sources.data ?? [])}
+                placeholder="Choose an order submission source"
               />
               <TextField
                 label="Vendor Name From File *"
@@ -272,25 +211,18 @@ export default function VendorEditPage() {
                 error={errors.vendorProvidedAccountNumber?.message}
                 {...register("vendorProvidedAccountNumber")}
               />
-              <Controller
+              <SelectControl
                 control={control}
                 name="sendFromEmailSourceModelId"
-                render={({ field }) => (
-                  <SelectField
-                    label="Send from Email Source *"
-                    value={field.value}
-                    onChange={field.onChange}
-                    options={pairOptions(emailSources.data ?? [])}
-                    placeholder="Choose an e-mail source"
-                    error={errors.sendFromEmailSourceModelId?.message}
-                  />
-                )}
+                label="Send from Email Source *"
+                options={pairOptions(emailSources.data ?? [])}
+                placeholder="Choose an e-mail source"
               />
             </Grid>
             <AliasEditor aliases={aliases} onChange={setAliases} onDelete={setDeletingAlias} />
-          </Section>
+          </FormSection>
 
-          <Section id="vendor-mail-heading" title="Email Configuration">
+          <FormSection title="Email Configuration">
             <Grid columns={{ initial: "1", sm: "2" }} gap="3">
               <TextField
                 label="Submit Emails *"
@@ -322,9 +254,9 @@ export default function VendorEditPage() {
               />
             </Box>
             <Text as="p" size="2" color="gray" mt="2">{VENDOR_TEXTS.wildcardNote}</Text>
-          </Section>
+          </FormSection>
 
-          <Section id="vendor-options-heading" title="Processing Options">
+          <FormSection title="Processing Options">
             <Grid columns={{ initial: "1", sm: "2" }} gap="3">
               <SwitchControl
                 control={control}
@@ -378,9 +310,9 @@ export default function VendorEditPage() {
                 />
               )}
             </Grid>
-          </Section>
+          </FormSection>
 
-          <Section id="vendor-file-heading" title="File Configuration">
+          <FormSection title="File Configuration">
             <Grid columns={{ initial: "1", sm: "2" }} gap="3">
               <TextField
                 label="Submit File Header Row Index *"
@@ -409,7 +341,8 @@ export default function VendorEditPage() {
                       type="button"
                       size="1"
                       variant="soft"
-                      onClick={() => downloadTemplate(existingTemplate)}
+                      onClick={() =>
+                        downloadBase64(existingTemplate.fileName, existingTemplate.fileData)}
                     >
                       Download Template
                     </Button>
@@ -419,9 +352,9 @@ export default function VendorEditPage() {
               <SwitchControl control={control} name="activeStatus" label="Active" />
               <SwitchControl control={control} name="deletedStatus" label="Deleted" />
             </Grid>
-          </Section>
+          </FormSection>
 
-          <Section id="vendor-mapping-heading" title="Field Mapping">
+          <FormSection title="Field Mapping">
             <Text as="p" size="2" color="gray" mb="3">
               The template column(s) that receive each field; separate several with commas.
             </Text>
@@ -452,17 +385,11 @@ export default function VendorEditPage() {
                 />,
               ])}
             </Grid>
-          </Section>
+          </FormSection>
 
           {banner && <ErrorAlert>{banner}</ErrorAlert>}
           <Flex gap="3">
-            <Button
-              type="submit"
-              disabled={saveState === "saving"}
-              color={saveState === "error" ? "red" : saveState === "saved" ? "green" : undefined}
-            >
-              {SAVE_BUTTON_TEXT[saveState]}
-            </Button>
+            <SaveButton state={saveState} />
             {saved && (
               <Button
                 type="button"

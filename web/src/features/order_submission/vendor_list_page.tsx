@@ -1,19 +1,11 @@
-import {
-  Badge,
-  Card,
-  Checkbox,
-  DropdownMenu,
-  Flex,
-  Grid,
-  Heading,
-  IconButton,
-  Switch,
-  Text,
-} from "@radix-ui/themes";
-import { useLocation } from "wouter";
+import { Badge, Checkbox, Flex, Grid, Text } from "@radix-ui/themes";
 import { type DataColumn, DataTable } from "../../components/data_table.tsx";
 import { ListPage } from "../../components/list_page.tsx";
+import { ListCard, SelectionSwitch } from "../../components/list_card.tsx";
+import { RowActionsMenu } from "../../components/row_actions_menu.tsx";
 import { useResource } from "../../components/use_resource.ts";
+import { loggedLoader } from "../../components/logged_loader.ts";
+import { removeListedRow } from "../../components/remove_listed_row.ts";
 import { useSelection } from "../../components/use_selection.ts";
 import { deleteVendor, fetchVendors, type OrderVendorSourceListEntry } from "./api.ts";
 
@@ -24,21 +16,12 @@ function YesNo({ on }: { on: boolean }) {
 }
 
 function ActionsMenu({ vendor, onDelete }: { vendor: Vendor; onDelete(): void }) {
-  const [, navigate] = useLocation();
   return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger>
-        <IconButton variant="ghost" aria-label={`Actions for ${vendor.vendorNameFromFile}`}>
-          ⋯
-        </IconButton>
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Content>
-        <DropdownMenu.Item onSelect={() => navigate(`/order-submission/vendor/edit/${vendor.id}`)}>
-          Edit
-        </DropdownMenu.Item>
-        <DropdownMenu.Item color="red" onSelect={onDelete}>Delete</DropdownMenu.Item>
-      </DropdownMenu.Content>
-    </DropdownMenu.Root>
+    <RowActionsMenu
+      name={vendor.vendorNameFromFile}
+      editHref={`/order-submission/vendor/edit/${vendor.id}`}
+      onDelete={onDelete}
+    />
   );
 }
 
@@ -94,38 +77,28 @@ function VendorCards({ vendors, selected, toggle, askDelete }: ViewProps) {
   return (
     <Grid columns={{ initial: "1", sm: "2", lg: "3" }} gap="3">
       {vendors.map((vendor) => (
-        <Card key={vendor.id} asChild>
-          <section aria-label={vendor.vendorNameFromFile}>
-            <Flex justify="between" align="center" mb="2">
-              <Heading as="h2" size="4">{vendor.vendorNameFromFile}</Heading>
-              <ActionsMenu vendor={vendor} onDelete={() => askDelete(vendor)} />
-            </Flex>
-            <Flex direction="column" gap="1">
-              <Text as="label" size="2">
-                <Flex gap="2" align="center">
-                  <Switch
-                    checked={selected.has(vendor.id)}
-                    onCheckedChange={() => toggle(vendor.id)}
-                  />
-                  Active
-                </Flex>
-              </Text>
-              <Text size="2">Emails to: {vendor.submitEmails}</Text>
-              <Text size="2">
-                Trimmed Details: <YesNo on={vendor.vendorWantsTrimmedItemDescription} />
-              </Text>
-              <Text size="2">
-                Non Daily Submission: <YesNo on={vendor.vendorWantsNonDailySubmission} />
-              </Text>
-              <Text size="2">
-                Wants PDF: <YesNo on={vendor.vendorWantsPDF} />
-              </Text>
-              <Text size="2">
-                Wants all data: <YesNo on={vendor.vendorWantsAllData} />
-              </Text>
-            </Flex>
-          </section>
-        </Card>
+        <ListCard
+          key={vendor.id}
+          name={vendor.vendorNameFromFile}
+          menu={<ActionsMenu vendor={vendor} onDelete={() => askDelete(vendor)} />}
+        >
+          <Flex direction="column" gap="1">
+            <SelectionSwitch checked={selected.has(vendor.id)} onToggle={() => toggle(vendor.id)} />
+            <Text size="2">Emails to: {vendor.submitEmails}</Text>
+            <Text size="2">
+              Trimmed Details: <YesNo on={vendor.vendorWantsTrimmedItemDescription} />
+            </Text>
+            <Text size="2">
+              Non Daily Submission: <YesNo on={vendor.vendorWantsNonDailySubmission} />
+            </Text>
+            <Text size="2">
+              Wants PDF: <YesNo on={vendor.vendorWantsPDF} />
+            </Text>
+            <Text size="2">
+              Wants all data: <YesNo on={vendor.vendorWantsAllData} />
+            </Text>
+          </Flex>
+        </ListCard>
       ))}
     </Grid>
   );
@@ -135,11 +108,7 @@ function VendorCards({ vendors, selected, toggle, askDelete }: ViewProps) {
 export default function VendorListPage() {
   const list = useResource(
     ["submission-vendors"],
-    (signal) =>
-      fetchVendors(signal).catch((error) => {
-        if (!signal.aborted) console.error("Error fetching order vendor sources", error);
-        throw error;
-      }),
+    loggedLoader(fetchVendors, "Error fetching order vendor sources"),
   );
   const { selected, toggle } = useSelection();
 
@@ -164,15 +133,7 @@ export default function VendorListPage() {
       )}
       deletion={{
         nameOf: (vendor) => vendor.vendorNameFromFile,
-        remove: async (vendor) => {
-          try {
-            await deleteVendor(vendor.id);
-          } catch (error) {
-            console.error("Error deleting order vendor source", error);
-            throw error;
-          }
-          list.setData((current) => current?.filter((row) => row.id !== vendor.id));
-        },
+        remove: removeListedRow(list, deleteVendor, "Error deleting order vendor source"),
       }}
     />
   );

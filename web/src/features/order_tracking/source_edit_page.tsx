@@ -1,17 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import {
-  Button,
-  Card,
-  Container,
-  Flex,
-  Grid,
-  Heading,
-  Select,
-  Switch,
-  Text,
-} from "@radix-ui/themes";
-import { useId, useState } from "react";
-import { Controller, useForm } from "react-hook-form";
+import { Button, Card, Container, Flex, Grid, Heading, Text } from "@radix-ui/themes";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
 import { toast } from "sonner";
 import { useLocation, useParams } from "wouter";
 import {
@@ -23,7 +13,10 @@ import { type EmailSourceItem, fetchEmailSourceList, fetchSource, saveSource } f
 import { ApiError, messageOr } from "../../api/call.ts";
 import { useResource } from "../../components/use_resource.ts";
 import { TextField } from "../../components/text_field.tsx";
-import { SAVE_BUTTON_TEXT, useSaveState } from "../../components/use_save_state.ts";
+import { FormSection } from "../../components/form_section.tsx";
+import { SelectControl, SwitchControl, textOptions } from "../../components/form_controls.tsx";
+import { useSaveState } from "../../components/use_save_state.ts";
+import { SaveButton } from "../../components/save_button.tsx";
 import {
   emptySourceForm,
   FIELD_LABELS,
@@ -36,51 +29,6 @@ import {
 const SAVED = "Order tracking source saved successfully!";
 const UNEXPECTED = "Save failed - unexpected response";
 const TRY_AGAIN = "Save failed - please try again";
-
-interface SelectFieldProps {
-  label: string;
-  value: string;
-  onChange(value: string): void;
-  options: readonly string[];
-  placeholder: string;
-  error?: string;
-}
-
-/** A labelled Radix select with its validation message. */
-function SelectField({ label, value, onChange, options, placeholder, error }: SelectFieldProps) {
-  const id = useId();
-  return (
-    <Flex direction="column" gap="1">
-      <Text as="label" htmlFor={id} size="2" weight="medium">{label}</Text>
-      <Select.Root value={value || undefined} onValueChange={onChange}>
-        <Select.Trigger
-          id={id}
-          placeholder={placeholder}
-          color={error ? "red" : undefined}
-          aria-invalid={error ? true : undefined}
-        />
-        <Select.Content>
-          {options.map((option) => <Select.Item key={option} value={option}>{option}</Select.Item>)}
-        </Select.Content>
-      </Select.Root>
-      {error && <Text size="2" color="red">{error}</Text>}
-    </Flex>
-  );
-}
-
-/** A labelled on/off switch. */
-function SwitchField(
-  { label, checked, onChange }: { label: string; checked: boolean; onChange(on: boolean): void },
-) {
-  return (
-    <Text as="label" size="2" weight="medium">
-      <Flex gap="2" align="center">
-        <Switch checked={checked} onCheckedChange={onChange} />
-        {label}
-      </Flex>
-    </Text>
-  );
-}
 
 /** /order-tracking-sources/edit/{sourceId}: create (0) or edit a source. */
 export default function SourceEditPage() {
@@ -176,33 +124,19 @@ export default function SourceEditPage() {
                 error={errors.sourceName?.message}
                 {...register("sourceName")}
               />
-              <Controller
+              <SelectControl
                 control={control}
                 name="emailSourceName"
-                render={({ field }) => (
-                  <SelectField
-                    label="Email Source"
-                    value={field.value}
-                    onChange={field.onChange}
-                    options={emailNames}
-                    placeholder="Choose an e-mail source"
-                    error={errors.emailSourceName?.message}
-                  />
-                )}
+                label="Email Source"
+                options={textOptions(emailNames)}
+                placeholder="Choose an e-mail source"
               />
-              <Controller
+              <SelectControl
                 control={control}
                 name="fileType"
-                render={({ field }) => (
-                  <SelectField
-                    label="File Type"
-                    value={field.value}
-                    onChange={field.onChange}
-                    options={FILE_TYPES}
-                    placeholder="Choose a file type"
-                    error={errors.fileType?.message}
-                  />
-                )}
+                label="File Type"
+                options={textOptions(FILE_TYPES)}
+                placeholder="Choose a file type"
               />
               <TextField
                 label="From Email"
@@ -236,19 +170,12 @@ export default function SourceEditPage() {
                 error={errors.secondaryDelimiter?.message}
                 {...register("secondaryDelimiter")}
               />
-              <Controller
+              <SelectControl
                 control={control}
                 name="uniqueColumn"
-                render={({ field }) => (
-                  <SelectField
-                    label="Unique Column"
-                    value={field.value}
-                    onChange={field.onChange}
-                    options={UNIQUE_COLUMNS}
-                    placeholder="Choose a unique column"
-                    error={errors.uniqueColumn?.message}
-                  />
-                )}
+                label="Unique Column"
+                options={textOptions(UNIQUE_COLUMNS)}
+                placeholder="Choose a unique column"
               />
               <TextField
                 label="Delete After (Days)"
@@ -257,55 +184,31 @@ export default function SourceEditPage() {
                 {...register("deleteAfterDays")}
               />
               <Flex direction="column" gap="3" justify="center">
-                <Controller
+                <SwitchControl
                   control={control}
                   name="containsNotExact"
-                  render={({ field }) => (
-                    <SwitchField
-                      label="Subject Contains (Not Exact)"
-                      checked={field.value}
-                      onChange={field.onChange}
-                    />
-                  )}
+                  label="Subject Contains (Not Exact)"
                 />
-                <Controller
-                  control={control}
-                  name="activeStatus"
-                  render={({ field }) => (
-                    <SwitchField label="Active" checked={field.value} onChange={field.onChange} />
-                  )}
-                />
+                <SwitchControl control={control} name="activeStatus" label="Active" />
               </Flex>
             </Grid>
           </Card>
-          <Card asChild>
-            <section aria-labelledby="normalization-heading">
-              <Heading as="h2" size="4" id="normalization-heading" mb="1">
-                Column Normalization
-              </Heading>
-              <Text as="p" size="2" color="gray" mb="3">
-                The file column that feeds each order field. Leave a field empty to read the column
-                named like it.
-              </Text>
-              <Grid columns={{ initial: "1", sm: "2", md: "3" }} gap="3">
-                {ORDER_FIELDS.map((field) => (
-                  <TextField
-                    key={field}
-                    label={FIELD_LABELS[field]}
-                    {...register(`normalization.${field}`)}
-                  />
-                ))}
-              </Grid>
-            </section>
-          </Card>
+          <FormSection
+            title="Column Normalization"
+            description="The file column that feeds each order field. Leave a field empty to read the column named like it."
+          >
+            <Grid columns={{ initial: "1", sm: "2", md: "3" }} gap="3">
+              {ORDER_FIELDS.map((field) => (
+                <TextField
+                  key={field}
+                  label={FIELD_LABELS[field]}
+                  {...register(`normalization.${field}`)}
+                />
+              ))}
+            </Grid>
+          </FormSection>
           <Flex gap="3">
-            <Button
-              type="submit"
-              disabled={saveState === "saving"}
-              color={saveState === "error" ? "red" : saveState === "saved" ? "green" : undefined}
-            >
-              {SAVE_BUTTON_TEXT[saveState]}
-            </Button>
+            <SaveButton state={saveState} />
             {saved && (
               <Button
                 type="button"

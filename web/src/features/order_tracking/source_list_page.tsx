@@ -1,44 +1,29 @@
-import {
-  Badge,
-  Card,
-  Checkbox,
-  DropdownMenu,
-  Flex,
-  Grid,
-  Heading,
-  IconButton,
-  Switch,
-  Text,
-} from "@radix-ui/themes";
-import { useState } from "react";
-import { useLocation } from "wouter";
+import { Badge, Checkbox, Flex, Grid, Text } from "@radix-ui/themes";
 import { deleteSource, fetchSources, type OrderTrackingSource } from "./api.ts";
 import { type DataColumn, DataTable } from "../../components/data_table.tsx";
 import { ListPage } from "../../components/list_page.tsx";
+import { ListCard, SelectionSwitch } from "../../components/list_card.tsx";
+import { RowActionsMenu } from "../../components/row_actions_menu.tsx";
 import { useResource } from "../../components/use_resource.ts";
+import { loggedLoader } from "../../components/logged_loader.ts";
+import { useSelection } from "../../components/use_selection.ts";
+import { removeListedRow } from "../../components/remove_listed_row.ts";
 
 function ActionsMenu(
   { source, onDelete }: { source: OrderTrackingSource; onDelete(): void },
 ) {
-  const [, navigate] = useLocation();
   return (
-    <DropdownMenu.Root>
-      <DropdownMenu.Trigger>
-        <IconButton variant="ghost" aria-label={`Actions for ${source.sourceName}`}>⋯</IconButton>
-      </DropdownMenu.Trigger>
-      <DropdownMenu.Content>
-        <DropdownMenu.Item onSelect={() => navigate(`/order-tracking-sources/edit/${source.id}`)}>
-          Edit
-        </DropdownMenu.Item>
-        <DropdownMenu.Item color="red" onSelect={onDelete}>Delete</DropdownMenu.Item>
-      </DropdownMenu.Content>
-    </DropdownMenu.Root>
+    <RowActionsMenu
+      name={source.sourceName}
+      editHref={`/order-tracking-sources/edit/${source.id}`}
+      onDelete={onDelete}
+    />
   );
 }
 
 interface ViewProps {
   sources: readonly OrderTrackingSource[];
-  selected: Set<number>;
+  selected: ReadonlySet<number>;
   toggle(id: number): void;
   askDelete(source: OrderTrackingSource): void;
 }
@@ -81,34 +66,24 @@ function SourceCards({ sources, selected, toggle, askDelete }: ViewProps) {
   return (
     <Grid columns={{ initial: "1", sm: "2", lg: "3" }} gap="3">
       {sources.map((source) => (
-        <Card key={source.id} asChild>
-          <section aria-label={source.sourceName}>
-            <Flex justify="between" align="center" mb="2">
-              <Heading as="h2" size="4">{source.sourceName}</Heading>
-              <ActionsMenu source={source} onDelete={() => askDelete(source)} />
-            </Flex>
-            <Flex direction="column" gap="1">
-              <Text as="label" size="2">
-                <Flex gap="2" align="center">
-                  <Switch
-                    checked={selected.has(source.id)}
-                    onCheckedChange={() => toggle(source.id)}
-                  />
-                  Active
-                </Flex>
-              </Text>
-              <Text size="2">File Type: {source.fileType}</Text>
-              <Text size="2">
-                Active:{" "}
-                <Badge color={source.activeStatus ? "green" : "gray"}>
-                  {source.activeStatus ? "Yes" : "No"}
-                </Badge>
-              </Text>
-              <Text size="2">From Email: {source.fromEmail}</Text>
-              <Text size="2">Subject: {source.subjectValue}</Text>
-            </Flex>
-          </section>
-        </Card>
+        <ListCard
+          key={source.id}
+          name={source.sourceName}
+          menu={<ActionsMenu source={source} onDelete={() => askDelete(source)} />}
+        >
+          <Flex direction="column" gap="1">
+            <SelectionSwitch checked={selected.has(source.id)} onToggle={() => toggle(source.id)} />
+            <Text size="2">File Type: {source.fileType}</Text>
+            <Text size="2">
+              Active:{" "}
+              <Badge color={source.activeStatus ? "green" : "gray"}>
+                {source.activeStatus ? "Yes" : "No"}
+              </Badge>
+            </Text>
+            <Text size="2">From Email: {source.fromEmail}</Text>
+            <Text size="2">Subject: {source.subjectValue}</Text>
+          </Flex>
+        </ListCard>
       ))}
     </Grid>
   );
@@ -116,34 +91,14 @@ function SourceCards({ sources, selected, toggle, askDelete }: ViewProps) {
 
 /** /order-tracking-sources: the sources as a table or cards, Add, Edit and Delete. */
 export default function SourceListPage() {
-  const list = useResource(["order-tracking-sources"], async (signal) => {
-    try {
-      return await fetchSources(signal);
-    } catch (error) {
-      if (!signal.aborted) console.error("Error fetching order tracking sources", error);
-      throw error;
-    }
-  });
+  const list = useResource(
+    ["order-tracking-sources"],
+    loggedLoader(fetchSources, "Error fetching order tracking sources"),
+  );
   const sources = list.data ?? (list.error ? [] : undefined);
-  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const { selected, toggle } = useSelection();
 
-  const toggle = (id: number) =>
-    setSelected((current) => {
-      const next = new Set(current);
-      if (next.has(id)) next.delete(id);
-      else next.add(id);
-      return next;
-    });
-
-  const remove = async (source: OrderTrackingSource) => {
-    try {
-      await deleteSource(source.id);
-    } catch (error) {
-      console.error("Error deleting order tracking source", error);
-      throw error;
-    }
-    list.setData((current) => current?.filter((row) => row.id !== source.id));
-  };
+  const remove = removeListedRow(list, deleteSource, "Error deleting order tracking source");
 
   return (
     <ListPage
