@@ -161,6 +161,10 @@ Deno.test("a session's logs at debug level hold no password, secret or token", a
         password: "a-new-password-1",
       });
       await admin.post("/auth/login", { username: "logged", password: "wrong-password-9" });
+      await admin.post("/auth/reset-password", "logged");
+      await admin.post("/auth/refresh");
+      await admin.get(`/api/email-sources/email/${2 ** 31}`);
+      await admin.post("/api/order-tracking/list", { PageSize: 10, PageIndex: 1e300 });
       await admin.post("/auth/reset-password/complete", {
         token: RESET_TOKEN,
         newPassword: "another-password-2",
