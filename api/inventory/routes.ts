@@ -30,6 +30,7 @@ import {
   notFound,
   validationError,
 } from "../http/errors.ts";
+import { readUploadForm } from "../http/multipart.ts";
 import { body, idParam } from "../http/validate.ts";
 import { createRun, getRun, processRun } from "../ingest/import_runs.ts";
 import { deliverRun, releaseRun } from "./delivery.ts";
@@ -42,32 +43,18 @@ import {
 } from "./queries.ts";
 import { forgetHostKeys } from "./sftp.ts";
 
-/** The spec's manual upload cap (section 9). */
-export const MANUAL_MAX_BYTES = 10_485_760;
+/** The spec's manual upload cap (section 9): 10485760 bytes. */
+const MANUAL_MAX_BYTES = UPLOAD_LIMITS.maxBytes;
 
 const guard = requireFlag("inventoryUser");
 const runParam = z.object({ runId: dbId });
 
-/** The multipart form of an upload, keys lower-cased (clients send `SourceId` or `sourceId`). */
+/** The multipart form of an upload (clients send `SourceId` or `sourceId`). */
 async function readUpload(c: Context<AppEnv>) {
-  let form: Record<string, string | File | (string | File)[]>;
-  try {
-    form = await c.req.parseBody({ all: false });
-  } catch {
-    throw badRequest("Send the file as multipart/form-data.");
-  }
-  const fields = new Map<string, string | File>();
-  for (const [key, value] of Object.entries(form)) {
-    fields.set(key.toLowerCase(), Array.isArray(value) ? value[0] : value);
-  }
-  const file = fields.get("file");
-  if (!(file instanceof File)) {
+  const { file, text } = await readUploadForm(c);
+  if (!file) {
     throw badRequest("Choose a file to process.", { file: ["Required"] });
   }
-  const text = (key: string) => {
-    const v = fields.get(key.toLowerCase());
-    return typeof v === "string" ? v : undefined;
-  };
   const parsed = manualProcessFields.safeParse({
     sourceId: text("sourceId") === undefined ? undefined : Number(text("sourceId")),
     sendEmailNotification: text("sendEmailNotification")?.toLowerCase(),

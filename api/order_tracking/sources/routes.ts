@@ -8,6 +8,7 @@ import { requireFlag } from "../../auth/guards.ts";
 import type { AppEnv } from "../../deps.ts";
 import { badRequest, notFound } from "../../http/errors.ts";
 import { allowBody, FILE_BODY_LIMIT } from "../../http/body_limit.ts";
+import { readUploadForm } from "../../http/multipart.ts";
 import { body, idParam } from "../../http/validate.ts";
 import { runImport } from "../../ingest/import_runs.ts";
 import { UPLOAD_LIMITS } from "../../../shared/files/limits.ts";
@@ -35,14 +36,8 @@ export const orderTrackingSourceRoutes = new Hono<AppEnv>()
       const { id } = c.req.valid("param");
       const { deps } = c.var;
       if (!await findSource(deps.db, id)) throw notFound(`Order tracking source ${id}`);
-      let form: Record<string, string | File | (string | File)[]>;
-      try {
-        form = await c.req.parseBody({ all: false });
-      } catch {
-        throw badRequest("Send the file as multipart/form-data.");
-      }
-      const file = Object.entries(form).find(([key]) => key.toLowerCase() === "file")?.[1];
-      if (!(file instanceof File)) throw badRequest("Send a file.", { file: ["Required"] });
+      const { file } = await readUploadForm(c);
+      if (!file) throw badRequest("Send a file.", { file: ["Required"] });
       if (file.size === 0) throw badRequest(`The file "${file.name}" is empty.`);
       if (file.size > UPLOAD_LIMITS.maxBytes) {
         throw badRequest(`The file is larger than ${UPLOAD_LIMITS.maxBytes} bytes.`);
