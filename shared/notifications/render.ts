@@ -206,6 +206,22 @@ const table = (headers: string[], rows: string[][]): Table => ({
   more: Math.max(0, rows.length - MAX_ROWS),
 });
 
+/** A plain section of changes: its count line, and its rows only when item details are on. */
+function changeSection(
+  title: string,
+  line: string,
+  details: boolean,
+  headers: string[],
+  rows: () => string[][],
+): Section {
+  return {
+    title,
+    tone: "plain",
+    lines: [line],
+    table: details ? table(headers, rows()) : undefined,
+  };
+}
+
 const toDate = (value: Instant) => (value instanceof Date ? value : new Date(value));
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const poText = (sending: VendorSending) =>
@@ -331,60 +347,51 @@ function settingBlock(input: RenderInput): Block {
 
   if (setting.includeStatusChanges) {
     if (data.statusChanges.length > 0) {
-      sections.push({
-        title: "Status changes",
-        tone: "plain",
-        lines: [`${plural(data.statusChanges.length, "item")} changed status.`],
-        table: details
-          ? table(
-            ["When", "Source", "Item", "Change"],
-            data.statusChanges.map((change) => [
-              when(change.at),
-              change.sourceName,
-              change.itemNumber,
-              `${change.from} → ${change.to}`,
-            ]),
-          )
-          : undefined,
-      });
+      sections.push(changeSection(
+        "Status changes",
+        `${plural(data.statusChanges.length, "item")} changed status.`,
+        details,
+        ["When", "Source", "Item", "Change"],
+        () =>
+          data.statusChanges.map((change) => [
+            when(change.at),
+            change.sourceName,
+            change.itemNumber,
+            `${change.from} → ${change.to}`,
+          ]),
+      ));
     }
     if (data.orderChanges.length > 0) {
-      sections.push({
-        title: "Order changes",
-        tone: "plain",
-        lines: [`${plural(data.orderChanges.length, "order change")}.`],
-        table: details
-          ? table(
-            ["When", "Source", "Order", "Change"],
-            data.orderChanges.map((change) => [
-              when(change.at),
-              change.sourceName,
-              change.orderNumber,
-              change.change,
-            ]),
-          )
-          : undefined,
-      });
+      sections.push(changeSection(
+        "Order changes",
+        `${plural(data.orderChanges.length, "order change")}.`,
+        details,
+        ["When", "Source", "Order", "Change"],
+        () =>
+          data.orderChanges.map((change) => [
+            when(change.at),
+            change.sourceName,
+            change.orderNumber,
+            change.change,
+          ]),
+      ));
     }
   }
 
   if (setting.includeQuantityChanges && data.quantityChanges.length > 0) {
-    sections.push({
-      title: "Quantity changes",
-      tone: "plain",
-      lines: [`${plural(data.quantityChanges.length, "quantity change")}.`],
-      table: details
-        ? table(
-          ["When", "Source", "Item", "Quantity"],
-          data.quantityChanges.map((change) => [
-            when(change.at),
-            change.sourceName,
-            change.itemNumber,
-            `${change.from ?? "–"} → ${change.to}`,
-          ]),
-        )
-        : undefined,
-    });
+    sections.push(changeSection(
+      "Quantity changes",
+      `${plural(data.quantityChanges.length, "quantity change")}.`,
+      details,
+      ["When", "Source", "Item", "Quantity"],
+      () =>
+        data.quantityChanges.map((change) => [
+          when(change.at),
+          change.sourceName,
+          change.itemNumber,
+          `${change.from ?? "–"} → ${change.to}`,
+        ]),
+    ));
   }
 
   if (setting.includeZeroQuantityAlerts && data.zeroQuantityItems.length > 0) {
