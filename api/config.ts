@@ -34,6 +34,8 @@ const schema = z.object({
   JOBS_TICK_SECONDS: z.coerce.number().int().min(1).max(3600).default(5),
   JOB_LEASE_SECONDS: z.coerce.number().int().min(2).max(86400).default(300),
   MAILBOX_ALERT_HOURS: z.coerce.number().min(0).max(8760).default(24),
+  /** Failed polls in a row that make a mailbox-health incident (0: only the age counts). */
+  MAILBOX_ALERT_FAILURES: z.coerce.number().int().min(0).max(10_000).default(5),
   MAX_SOURCE_FILE_BYTES: z.coerce.number().int().min(1024).default(50 * 1024 * 1024),
   /** Host names, addresses and CIDR ranges outbound connections may reach though not public. */
   OUTBOUND_ALLOW: z.string().superRefine((value, ctx) => {

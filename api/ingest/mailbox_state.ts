@@ -92,7 +92,10 @@ export async function advancePosition(
   );
 }
 
-/** Records the outcome of a poll: success clears the error; failure keeps the last success. */
+/**
+ * Records the outcome of a poll: success clears the error and the failure count; failure keeps
+ * the last success and counts one more failure in a row.
+ */
 export async function recordPollOutcome(
   db: Db,
   emailSourceId: number,
@@ -107,8 +110,10 @@ export async function recordPollOutcome(
   await db.query(
     error === null
       ? `update mailbox_state set last_poll_at = now(), last_success_at = now(), last_error = null,
-           last_error_at = null where email_source_id = $1 and mailbox = $2`
-      : `update mailbox_state set last_poll_at = now(), last_error = $3, last_error_at = now()
+           last_error_at = null, consecutive_failures = 0
+          where email_source_id = $1 and mailbox = $2`
+      : `update mailbox_state set last_poll_at = now(), last_error = $3, last_error_at = now(),
+           consecutive_failures = consecutive_failures + 1
           where email_source_id = $1 and mailbox = $2`,
     error === null ? [emailSourceId, mailbox] : [emailSourceId, mailbox, error],
   );

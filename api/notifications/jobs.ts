@@ -18,6 +18,7 @@ import {
   type RecipientUser,
 } from "../../shared/notifications/recipients.ts";
 import {
+  type MailboxHealthLimits,
   mailboxProblem,
   type MailboxState,
   renderConsolidated,
@@ -242,12 +243,21 @@ export async function sendTestNotification(
 
 // ---- Mailbox health ----
 
-/** Pollable mailboxes with their last successful poll. */
+/** When a mailbox is unhealthy: `MAILBOX_ALERT_HOURS` and `MAILBOX_ALERT_FAILURES` (0: no count). */
+function healthLimits(config: Deps["config"]): MailboxHealthLimits {
+  return {
+    maxAgeMs: config.MAILBOX_ALERT_HOURS * 3_600_000,
+    maxFailures: config.MAILBOX_ALERT_FAILURES || Number.POSITIVE_INFINITY,
+  };
+}
+
+/** Pollable mailboxes with their last successful poll and failures in a row. */
 async function mailboxStates(db: Db): Promise<MailboxState[]> {
   return await db.query<MailboxState>(
     `select e.id, e.email, e.active_status as "activeStatus", e.created_at as "createdAt",
             m.last_success_at as "lastSuccessfulPoll", m.last_error as "lastPollError",
-            m.last_error_at as "lastPollErrorAt"
+            m.last_error_at as "lastPollErrorAt",
+            coalesce(m.consecutive_failures, 0) as "consecutiveFailures"
        from email_sources e
        left join mailbox_state m on m.email_source_id = e.id and m.mailbox = 'INBOX'
       where e.deleted_at is null and e.active_status and (e.incoming_server <> '' or e.is_msal)
@@ -264,10 +274,7 @@ export async function enqueueMailboxAlerts(deps: Deps, now = new Date()): Promis
   if (hours <= 0) return [];
   const keys: string[] = [];
   for (const mailbox of await mailboxStates(deps.db)) {
-    const problem = mailboxProblem(mailbox, now, {
-      maxAgeMs: hours * 3_600_000,
-      maxFailures: Number.POSITIVE_INFINITY,
-    });
+    const problem = mailboxProblem(mailbox, now, healthLimits(deps.config));
     if (!problem) continue;
     const [known] = await deps.db.query(`select 1 from notification_incidents where key = $1`, [
       problem.incidentKey,
@@ -308,12 +315,7 @@ export async function runMailboxHealthJob(deps: Deps, job: Pick<Job, "payload">,
   ]);
   if (known) return;
   const mailbox = (await mailboxStates(deps.db)).find((m) => m.id === emailSourceId);
-  const problem = mailbox
-    ? mailboxProblem(mailbox, now, {
-      maxAgeMs: deps.config.MAILBOX_ALERT_HOURS * 3_600_000,
-      maxFailures: Number.POSITIVE_INFINITY,
-    })
-    : null;
+  const problem = mailbox ? mailboxProblem(mailbox, now, healthLimits(deps.config)) : null;
   // Polled again (or removed) since: the incident is over without an alert.
   if (!mailbox || !problem || problem.incidentKey !== incidentKey) return;
   const settings = await listSettings(deps.db);

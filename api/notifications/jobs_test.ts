@@ -4,6 +4,7 @@
  * anything sent, consolidated mails combine settings, and a stale mailbox alerts once.
  */
 import assert from "node:assert/strict";
+import { recordPollOutcome } from "../ingest/mailbox_state.ts";
 import { startTestServer, type TestServer } from "../../tests/support/server.ts";
 import type { Deps } from "../deps.ts";
 import type { SystemMessage } from "../mail/system_mail.ts";
@@ -209,6 +210,41 @@ Deno.test("a stale mailbox raises one error alert per incident", async () => {
       [id],
     );
     assert.equal((await enqueueMailboxAlerts(deps)).length, 1);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("a mailbox that keeps failing raises one error alert before it is stale", async () => {
+  const server = await startTestServer({
+    env: { MAILBOX_ALERT_HOURS: "24", MAILBOX_ALERT_FAILURES: "3" },
+  });
+  try {
+    const sent: SystemMessage[] = [];
+    const deps = { ...server.server.deps, mailer: fakeMailer(sent) };
+    await addSetting(server, {
+      notification_interval: "None",
+      override_email_recipients: "alerts@example.com",
+    });
+    const [{ id }] = await server.db.query<{ id: number }>(
+      `insert into email_sources (username, email, incoming_server)
+       values ('box', 'box@example.com', 'imap.example.com') returning id`,
+    );
+    await recordPollOutcome(server.db, id, "INBOX", null);
+    await recordPollOutcome(server.db, id, "INBOX", "Could not connect.");
+    await recordPollOutcome(server.db, id, "INBOX", "Could not connect.");
+    assert.deepEqual(await enqueueMailboxAlerts(deps), [], "two failures are not an incident");
+    await recordPollOutcome(server.db, id, "INBOX", "Could not connect.");
+    const keys = await enqueueMailboxAlerts(deps);
+    assert.equal(keys.length, 1);
+    await runDueJobs(deps, { kinds: KINDS, log: () => {} });
+    assert.equal(sent.length, 1);
+    assert.match(sent[0].text, /3 polls failed in a row/);
+    await recordPollOutcome(server.db, id, "INBOX", "Could not connect.");
+    assert.deepEqual(await enqueueMailboxAlerts(deps), [], "one alert per incident");
+    // A successful poll ends the incident and the count.
+    await recordPollOutcome(server.db, id, "INBOX", null);
+    assert.deepEqual(await enqueueMailboxAlerts(deps), []);
   } finally {
     await server.close();
   }
