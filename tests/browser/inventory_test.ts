@@ -345,6 +345,8 @@ Deno.test("inventory source pages", async (t) => {
       await page.getByRole("menuitem", { name: "Edit" }).click();
       await page.waitForURL(`**/inventory-sources/edit/${createdId}`);
       await page.getByRole("heading", { name: "Edit Inventory Source" }).waitFor();
+      // The form stays hidden until the source has loaded; reading it earlier reads the blanks.
+      await page.getByLabel("Source Name").waitFor();
       assert.equal(await page.getByLabel("Source Name").inputValue(), "Widgets Ltd");
       assert.equal(await page.getByLabel("Email Source").innerText(), mailboxName);
       assert.equal(await page.getByLabel("Lookback Days *").inputValue(), "30");
