@@ -69,6 +69,14 @@ export const BATTERY: Case[] = [
   },
   { name: 'two characters: PO Number "12"', search: { PoNumberParam: "12" } },
   {
+    name: 'two characters matching almost nothing: Tracking "Q7"',
+    search: { TrackingNumberParam: "Q7" },
+  },
+  {
+    name: 'one character matching nothing: Item Number "Z"',
+    search: { ItemNumberParam: "Z" },
+  },
+  {
     name: 'three characters, every order: Customer/Ship To "sto"',
     search: { ShipToNameParam: "sto" },
   },
@@ -115,10 +123,6 @@ export const LIMITS: Case[] = [
   {
     name: "two sort columns: Order Date descending, then PO Number",
     search: { SortParams: { orderDate: false, customerPoNumber: true } },
-  },
-  {
-    name: 'two characters matching almost nothing: Tracking "Q7"',
-    search: { TrackingNumberParam: "Q7" },
   },
 ];
 

@@ -98,13 +98,23 @@ export function containsPattern(term: string): string {
 }
 
 /**
+ * A term of one or two letters or digits: too short for a trigram, found through the index of
+ * its characters written three times (migration 0015). Letters and digits only, because
+ * `like` would read `%`, `_` and `\` in the tripled term as wildcards and the trigram index
+ * skips every other character.
+ */
+const SHORT_TERM = /^[\p{L}\p{N}]{1,2}$/u;
+
+/**
  * The where clause and parameters of a search. Blank terms are ignored; no terms means every
  * live order.
  *
  * Without a sample each term is `column ilike '%term%'`, and the index reads every trigram of
  * the term. With one, the index reads only the trigrams chosen for that column
  * (`column ilike '%abc%' and ...`) and the whole term is checked on the rows they let through
- * (`strpos(lower(column), lower(term)) > 0`, which is what `ilike '%term%'` tests).
+ * (`strpos(lower(column), lower(term)) > 0`, which is what `ilike '%term%'` tests). A term of
+ * one or two letters or digits is looked for in the column's characters written three times
+ * (`SHORT_TERM`), which holds exactly when `ilike '%term%'` does.
  */
 export function searchWhere(
   request: OrderListRequest,
@@ -113,7 +123,13 @@ export function searchWhere(
   const params: unknown[] = [];
   const terms: string[] = [];
   for (const { term, columns } of searchTerms(request)) {
+    const short = sample !== null && SHORT_TERM.test(term);
     const matches = columns.map((column) => {
+      if (short) {
+        return `order_search_tripled(o.${column}) like ('%' || order_search_tripled(${
+          param(params, term)
+        }) || '%')`;
+      }
       const pieces = sample ? choosePieces(term, sample[column]) : [];
       if (pieces.length === 0) return `o.${column} ilike ${param(params, containsPattern(term))}`;
       const reads = pieces.map((piece) => `o.${column} ilike ${param(params, `%${piece}%`)}`);
