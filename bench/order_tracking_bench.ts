@@ -420,7 +420,7 @@ export async function orderTrackingSection(): Promise<string> {
       IMPORT_ROWS.toLocaleString("en-US")
     }-row, 13-column CSV (two thirds with two tracking numbers) ` +
     "through `importOrderFile` in one transaction (read, map, parse dates and numbers, stage, " +
-    "upsert, tracking numbers) into empty tables with every index of migrations 0004 and 0013 (23 sort indexes), against " +
+    "upsert, tracking numbers) into empty tables with every index of migrations 0004, 0013 (23 sort indexes) and 0015 (7 short-term indexes), against " +
     "COPY of the same rows (orders and tracking numbers, already converted) into the same empty " +
     `tables; best of ${IMPORT_RUNS} alternating rounds. Search: \`searchOrders\` (count, page, ` +
     `tracking numbers) with PO Number "${SEARCH.PoNumberParam}", Customer/Ship To ` +
