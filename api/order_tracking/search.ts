@@ -99,8 +99,8 @@ export function containsPattern(term: string): string {
 
 /**
  * A term of one or two letters or digits: too short for a trigram, found through the index of
- * its characters written three times (migration 0015). Letters and digits only, because
- * `like` would read `%`, `_` and `\` in the tripled term as wildcards and the trigram index
+ * its characters spread between zeros (migration 0015). Letters and digits only, because
+ * `like` would read `%`, `_` and `\` in the spread term as wildcards and the trigram index
  * skips every other character.
  */
 const SHORT_TERM = /^[\p{L}\p{N}]{1,2}$/u;
@@ -113,7 +113,7 @@ const SHORT_TERM = /^[\p{L}\p{N}]{1,2}$/u;
  * the term. With one, the index reads only the trigrams chosen for that column
  * (`column ilike '%abc%' and ...`) and the whole term is checked on the rows they let through
  * (`strpos(lower(column), lower(term)) > 0`, which is what `ilike '%term%'` tests). A term of
- * one or two letters or digits is looked for in the column's characters written three times
+ * one or two letters or digits is looked for in the column's characters spread between zeros
  * (`SHORT_TERM`), which holds exactly when `ilike '%term%'` does.
  */
 export function searchWhere(
@@ -126,7 +126,7 @@ export function searchWhere(
     const short = sample !== null && SHORT_TERM.test(term);
     const matches = columns.map((column) => {
       if (short) {
-        return `order_search_tripled(o.${column}) like ('%' || order_search_tripled(${
+        return `order_search_spread(o.${column}) like ('%' || order_search_spread(${
           param(params, term)
         }) || '%')`;
       }
