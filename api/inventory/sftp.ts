@@ -9,6 +9,7 @@ import SftpClient from "ssh2-sftp-client";
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import type { Deps } from "../deps.ts";
+import { writeLog } from "../http/log.ts";
 import { OutboundRefused, resolveOutbound } from "../net/outbound.ts";
 import { createRun } from "../ingest/import_runs.ts";
 import { sha256Hex } from "../../shared/sha256.ts";
@@ -31,7 +32,8 @@ export class SftpError extends Error {
 /**
  * Connects to a source's SFTP server, runs `fn` and disconnects. Errors read: a changed host
  * key (with both fingerprints), a refused login, or `Could not connect to the SFTP server
- * host:port.` (the outbound policy, a refused connection or a time-out alike).
+ * host:port.` (the outbound policy, a refused connection or a time-out alike: telling them
+ * apart would map the network, docs/outbound.md); the detail goes to the server log.
  */
 export async function withSftp<T>(
   deps: Deps,
@@ -45,7 +47,10 @@ export async function withSftp<T>(
   try {
     address = (await resolveOutbound(deps.config, host, port, "the SFTP server")).address;
   } catch (error) {
-    if (error instanceof OutboundRefused) throw new SftpError(unreachable);
+    if (error instanceof OutboundRefused) {
+      writeLog("warn", `SFTP ${host}:${port}: ${error.message}`);
+      throw new SftpError(unreachable);
+    }
     throw error;
   }
   const hostKey = host.toLowerCase();
@@ -82,6 +87,9 @@ export async function withSftp<T>(
     if (/authentication|auth methods|permission denied/i.test(text)) {
       throw new SftpError(`The SFTP server ${host}:${port} refused the login of "${username}".`);
     }
+    // A network error (refused, time-out, reset) carries no secret: its code and text are logged.
+    const code = (error as { code?: string }).code;
+    writeLog("warn", `SFTP ${host}:${port}: ${code ? `${code} ` : ""}${text}`.slice(0, 300));
     throw new SftpError(unreachable);
   }
   try {
@@ -158,8 +166,8 @@ export interface PullResult {
  */
 export async function pullInbox(deps: Deps, sourceId: number): Promise<PullResult> {
   const result: PullResult = { runIds: [], waiting: 0, known: 0 };
-  const [source] = await deps.db.query<{ fileType: string }>(
-    `select file_type as "fileType" from inventory_sources
+  const [source] = await deps.db.query<{ fileType: string; sourceName: string }>(
+    `select file_type as "fileType", source_name as "sourceName" from inventory_sources
       where id = $1 and active_status and not deleted_status`,
     [sourceId],
   );
@@ -168,8 +176,17 @@ export async function pullInbox(deps: Deps, sourceId: number): Promise<PullResul
   const folder = settings.inboxFolder.replace(/\/+$/, "") || ".";
   const wanted = source.fileType.trim().toLowerCase();
   const cap = deps.config.MAX_SOURCE_FILE_BYTES;
+  // A failed look names the source: it is read in the job's last error and the server log.
+  const failed = (error: unknown) =>
+    error instanceof SftpError
+      ? new SftpError(`SFTP inbox of inventory source "${source.sourceName}": ${error.message}`)
+      : error;
   await withSftp(deps, sourceId, settings, async (client) => {
-    const entries = await client.list(folder);
+    const entries = await client.list(folder).catch((error) => {
+      throw new SftpError(
+        `The folder "${folder}" could not be listed: ${(error as Error).message}`,
+      );
+    });
     const seenPaths: string[] = [];
     for (const entry of entries) {
       if (entry.type !== "-" || entry.name.startsWith(".")) continue;
@@ -242,6 +259,8 @@ export async function pullInbox(deps: Deps, sourceId: number): Promise<PullResul
         where inventory_source_id = $1 and not (path = any($2::text[]))`,
       [sourceId, seenPaths],
     );
+  }).catch((error) => {
+    throw failed(error);
   });
   return result;
 }
