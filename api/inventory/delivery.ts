@@ -10,13 +10,15 @@ import type { Deps } from "../deps.ts";
 import { logError } from "../http/log_error.ts";
 import { inventoryRecipients } from "./feed.ts";
 import { sftpSettings } from "./queries.ts";
-import { uploadFile } from "./sftp.ts";
+import { SftpError, uploadFile } from "./sftp.ts";
 
 /** What a delivery attempt did. */
 export interface DeliveryOutcome {
   status: "pending" | "held" | "delivering" | "delivered" | "failed";
   log: string[];
   error: string | null;
+  /** The error needs someone to change the source first (see `SftpError.needsPerson`). */
+  needsPerson?: boolean;
 }
 
 interface RunRow {
@@ -122,6 +124,7 @@ export async function deliverRun(deps: Deps, runId: number): Promise<DeliveryOut
   if (!claimed.length) return { status: "delivering", log: [], error: null };
   const log: string[] = [];
   let error: string | null = null;
+  let needsPerson = false;
   const bytes = run.outputBytes ? new Uint8Array(run.outputBytes) : null;
   const name = run.outputFileName ?? `inventory-${runId}`;
   try {
@@ -155,6 +158,7 @@ export async function deliverRun(deps: Deps, runId: number): Promise<DeliveryOut
     }
   } catch (e) {
     error = `Delivery failed: ${(e as Error).message}`;
+    needsPerson = e instanceof SftpError && e.needsPerson;
     log.push(error);
   }
   await deps.db.transaction(async (tx) => {
@@ -196,7 +200,7 @@ export async function deliverRun(deps: Deps, runId: number): Promise<DeliveryOut
     );
   });
   await appendRunLog(deps, runId, log);
-  return { status: error ? "failed" : "delivered", log, error };
+  return { status: error ? "failed" : "delivered", log, error, needsPerson };
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { Deps } from "../deps.ts";
 import type { JobHandler } from "../jobs/handlers.ts";
-import type { Job } from "../jobs/queue.ts";
+import { type Job, PermanentJobError } from "../jobs/queue.ts";
 import { syncSchedules } from "../jobs/schedules.ts";
 import { logError } from "../http/log_error.ts";
 import { processRun } from "../ingest/import_runs.ts";
@@ -91,8 +91,11 @@ export const inventoryJobHandlers: Record<string, JobHandler> = {
   [DELIVER_JOB]: {
     async run(deps: Deps, job: Job) {
       const outcome = await deliverRun(deps, Number(job.payload.runId));
-      // A failed delivery is retried with the job's back-off.
-      if (outcome.error) throw new Error(outcome.error);
+      // A failed delivery is retried with the job's back-off, unless only a person can mend it:
+      // a refused login tried five times may get the address banned by the server.
+      if (outcome.error) {
+        throw outcome.needsPerson ? new PermanentJobError(outcome.error) : new Error(outcome.error);
+      }
     },
   },
   [SFTP_PULL_JOB]: {

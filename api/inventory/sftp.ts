@@ -23,7 +23,11 @@ export function fingerprint(key: Uint8Array): string {
 
 /** A refused host key, login or connection, with the text users see. */
 export class SftpError extends Error {
-  constructor(message: string) {
+  /**
+   * @param needsPerson true when trying again cannot help until someone changes the source (a
+   *   refused login, a changed host key); false for a server that may come back.
+   */
+  constructor(message: string, readonly needsPerson = false) {
     super(message);
     this.name = "SftpError";
   }
@@ -81,11 +85,15 @@ export async function withSftp<T>(
         `The SFTP server ${host}:${port} presented a different host key (${seen}) from the one ` +
           `pinned on first contact (${pin.fingerprint}); nothing was sent. If the server was ` +
           "re-keyed on purpose, forget the pinned key of this source and retry.",
+        true,
       );
     }
     const text = (error as Error).message ?? "";
     if (/authentication|auth methods|permission denied/i.test(text)) {
-      throw new SftpError(`The SFTP server ${host}:${port} refused the login of "${username}".`);
+      throw new SftpError(
+        `The SFTP server ${host}:${port} refused the login of "${username}".`,
+        true,
+      );
     }
     // A network error (refused, time-out, reset) carries no secret: its code and text are logged.
     const code = (error as { code?: string }).code;

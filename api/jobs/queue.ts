@@ -113,16 +113,29 @@ export function retryDelaySeconds(attempts: number): number {
 }
 
 /**
+ * A job failure that trying again cannot mend until a person acts (a refused login, a changed
+ * host key): the job fails for good at once instead of using its attempts, which against a
+ * server that bans addresses after a few failed logins would only make things worse.
+ */
+export class PermanentJobError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "PermanentJobError";
+  }
+}
+
+/**
  * Records a failed attempt: the job is queued again after the back-off, or failed for good once
- * it has used its attempts. Returns true when it gave up.
+ * it has used its attempts or when `permanent`. Returns true when it gave up.
  */
 export async function failJob(
   db: Db,
   job: Job,
   worker: string,
   error: string,
+  permanent = false,
 ): Promise<boolean> {
-  const giveUp = job.attempts >= job.maxAttempts;
+  const giveUp = permanent || job.attempts >= job.maxAttempts;
   await db.query(
     `update jobs set status = $3, last_error = $4, locked_by = null, locked_until = null,
        run_at = case when $3 = 'queued' then now() + make_interval(secs => $5) else run_at end,

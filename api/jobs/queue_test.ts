@@ -61,6 +61,17 @@ Deno.test("jobs: claim, lease, dedupe, retries with back-off", async (t) => {
       assert.equal(failed.status, "failed");
     });
 
+    await t.step("a permanent failure is given up at its first attempt", async () => {
+      await db.query(`delete from jobs`);
+      await enqueueJob(db, { kind: "k", maxAttempts: 5 });
+      const [job] = await claimJobs(db, { worker: "w", leaseSeconds: 60 });
+      assert.equal(await failJob(db, job, "w", "login refused", true), true);
+      const [failed] = await db.query<{ status: string; lastError: string }>(
+        `select status, last_error as "lastError" from jobs`,
+      );
+      assert.deepEqual(failed, { status: "failed", lastError: "login refused" });
+    });
+
     await t.step("back-off doubles up to an hour", () => {
       assert.deepEqual([1, 2, 3, 10, 20].map(retryDelaySeconds), [30, 60, 120, 3600, 3600]);
     });

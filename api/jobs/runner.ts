@@ -6,7 +6,15 @@
  */
 import type { Deps } from "../deps.ts";
 import { handledKinds, jobHandler, registeredScheduleSources } from "./handlers.ts";
-import { claimJobs, completeJob, extendLease, failJob, type Job, releaseJobs } from "./queue.ts";
+import {
+  claimJobs,
+  completeJob,
+  extendLease,
+  failJob,
+  type Job,
+  PermanentJobError,
+  releaseJobs,
+} from "./queue.ts";
 import { enqueueDueSchedules } from "./schedules.ts";
 import { log as logger, withLogContext, writeLog } from "../http/log.ts";
 
@@ -75,7 +83,8 @@ async function runJobInContext(
     const message = error instanceof Error ? error.message : String(error);
     log(`Job ${job.id} (${job.kind}) attempt ${job.attempts} failed: ${message}`);
     try {
-      const gaveUp = await failJob(deps.db, job, worker, message);
+      const permanent = error instanceof PermanentJobError;
+      const gaveUp = await failJob(deps.db, job, worker, message, permanent);
       if (gaveUp) await jobHandler(job.kind)?.onGiveUp?.(deps, job, message);
     } catch (recordError) {
       // The lease runs out and another attempt follows: nothing is lost.
