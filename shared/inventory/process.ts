@@ -12,7 +12,6 @@ import {
   fillTemplate,
   findColumn,
   gridToTable,
-  parseNumber,
   readGrid,
   readTable,
   resolveLimits,
@@ -33,7 +32,7 @@ import {
   STATUS_INACTIVE,
 } from "../contract/inventory.ts";
 import { itemKey, parseItemList } from "./items.ts";
-import { isActiveByQuantity, statusLists, statusVerdict } from "./rules.ts";
+import { isActiveByQuantity } from "./rules.ts";
 import {
   DAY_MS,
   gatherHistory,
@@ -50,6 +49,7 @@ import {
 import { type Flip, guard, type GuardVerdict, type ItemStatusEntry, previousMap } from "./guard.ts";
 import { decodeBase64 } from "../base64.ts";
 import { appendRowsToXlsx } from "./xlsx_append.ts";
+import { supplierColumns, tallySupplierFile } from "./tally.ts";
 
 /** A file by name and bytes. */
 export interface InventoryFile {
@@ -183,11 +183,6 @@ export function fileTypeProblem(fileType: string, fileName: string): string | nu
   const ext = extensionOf(fileName);
   if (ext === wanted) return null;
   return `Invalid file type. Expected .${wanted} but got ${ext ? "." + ext : "no extension"}`;
-}
-
-/** Index of a configured column (name, 1-based index or letter) in a table. */
-function columnOf(table: Table, ref: string, width: number): number {
-  return findColumn(table.headers, ref, width);
 }
 
 /** The sample file stored with the source, or the one given. */
@@ -336,7 +331,7 @@ export function rowErrorText(e: RowError): string {
 /** The columns found in the supplier file, for the result's columnInfo. */
 function columnInfo(
   source: InventorySource,
-  table: Table | null,
+  table: { headers: string[] } | null,
   item: number | null,
   qty: number | null,
 ): ColumnInfo {
@@ -368,11 +363,7 @@ export async function readSupplierFile(
   });
   let width = table.headers.length;
   for (const row of table.rows) if (row.length > width) width = row.length;
-  const item = columnOf(table, source.itemNumberColumnName, width);
-  const qty = columnOf(table, source.qtyColumnName, width);
-  const status = source.statusSupersedesQuantity
-    ? columnOf(table, source.itemStatusColumnName, width)
-    : null;
+  const { item, qty, status } = supplierColumns(source, table.headers, width);
   return { table, width, item, qty, status };
 }
 
@@ -450,21 +441,25 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
 
   const previousIndex = previousMap(input.previousStatuses, key);
 
-  // 3. Read the supplier file.
+  // 3 and 4. Read the supplier file, summing quantities per catalogue item and noting status
+  // verdicts row by row (the rows are not kept: tally.ts).
   progress("reading");
-  let read: Awaited<ReturnType<typeof readSupplierFile>>;
+  let tallied: Awaited<ReturnType<typeof tallySupplierFile>>;
   try {
-    read = await readSupplierFile(source, supplierFile, input.limits);
+    tallied = await tallySupplierFile(source, supplierFile, input.limits, indexOf, key);
   } catch (e) {
     if (e instanceof FileRefusedError) return refusedOutcome(e.code, e.message, logs);
     throw e;
   }
-  const { table, item: itemCol, qty: qtyCol, status: statusCol } = read;
+  const { read: table, columns, tally } = tallied;
+  const { item: itemCol, qty: qtyCol, status: statusCol } = columns;
+  const { qtySum, qtyRows, rowsSeen, verdicts, lastRow } = tally;
+  const totalRows = table.rowCount;
   const label = (c: number) => table.headers[c] ? `"${table.headers[c]}"` : `${c + 1}`;
   logs.push(
     `Read "${supplierFile.name}": ${table.format.toUpperCase()}${
       table.sheet ? `, sheet "${table.sheet}"` : ""
-    }, ${plural(table.rows.length, "data row")}${
+    }, ${plural(totalRows, "data row")}${
       table.headerRow ? `, header in row ${table.headerRow}` : ", no header row"
     }.`,
   );
@@ -474,60 +469,17 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
     }${source.stripLeadingZeroes ? "; leading zeros stripped from item numbers" : ""}.`,
   );
   logs.push(...predictionIntro);
-
-  // 4. One pass over the rows: sum quantities per catalogue item, note status verdicts.
   progress("applying rules");
-  const qtySum = new Float64Array(size);
-  const qtyRows = new Uint32Array(size);
-  const rowsSeen = new Uint32Array(size);
-  const verdicts = new Uint8Array(size); // 0 none, 1 available, 2 out of stock
-  const lastRow = new Int32Array(size);
-  const lists = statusLists(source.statusAvailableList, source.statusOutOfStockList);
-  const rowErrors: RowError[] = [...table.errors];
-  const counts: InventoryCounts = { ...EMPTY_COUNTS, totalRows: table.rows.length };
-  const qtyName = table.headers[qtyCol] || label(qtyCol);
-  const decimalComma = table.decimalComma;
-  let skippedForQuantity = 0;
-  for (let r = 0; r < table.rows.length; r++) {
-    const row = table.rows[r];
-    const k = key(row[itemCol] ?? "");
-    if (k === "") {
-      counts.rowsWithoutItem++;
-      continue;
-    }
-    const i = indexOf.get(k);
-    if (i === undefined) {
-      counts.rowsNotInCatalogue++;
-      continue;
-    }
-    rowsSeen[i]++;
-    lastRow[i] = table.rowNumbers[r];
-    if (statusCol !== null) {
-      const v = statusVerdict(row[statusCol] ?? "", lists);
-      if (v === "available") verdicts[i] = 1;
-      else if (v === "out_of_stock" && verdicts[i] === 0) verdicts[i] = 2;
-    }
-    const parsed = parseNumber(row[qtyCol] ?? "", { decimalComma });
-    if (parsed.ok) {
-      qtySum[i] += parsed.value;
-      qtyRows[i]++;
-    } else {
-      skippedForQuantity++;
-      const text = (row[qtyCol] ?? "").trim();
-      rowErrors.push({
-        row: table.rowNumbers[r],
-        column: qtyName,
-        message: parsed.reason === "empty"
-          ? `The quantity of item ${row[itemCol].trim()} is empty; the row was skipped`
-          : `"${text}" is not a number (item ${row[itemCol].trim()}); the row was skipped`,
-      });
-    }
-  }
+  // The file's own row errors, then the quantities', in row order (a stable sort).
+  const rowErrors: RowError[] = [...table.errors, ...tally.quantityErrors];
   rowErrors.sort((a, b) => a.row - b.row);
-  // The rows are consumed: let the collector have them while the rest of the run works.
-  const totalRows = table.rows.length;
-  table.rows = [];
-  table.rowNumbers = [];
+  const counts: InventoryCounts = {
+    ...EMPTY_COUNTS,
+    totalRows,
+    rowsWithoutItem: tally.rowsWithoutItem,
+    rowsNotInCatalogue: tally.rowsNotInCatalogue,
+  };
+  const skippedForQuantity = tally.skippedForQuantity;
 
   // 5. Decide every catalogue item.
   const items: ItemOutcome[] = new Array(size);
