@@ -38,8 +38,9 @@ import {
   gatherHistory,
   gatherRuns,
   medianGapDays,
+  predictionReason,
   predictionSettings,
-  predictItem,
+  predictStock,
   type QuantitySnapshot,
   type SnapshotHistory,
   type SnapshotRun,
@@ -128,7 +129,10 @@ export interface InventoryOutcome {
   guard: GuardVerdict;
   /** True when the guard holds the run: do not deliver until someone releases it. */
   held: boolean;
-  /** This run's quantities, to store for the next runs' prediction. */
+  /**
+   * This run's quantities, to store for the next runs' prediction (catalogue order, items with
+   * a quantity). Built on first read: a manual run never reads them.
+   */
   snapshots: QuantitySnapshot[];
   /** The same as one columnar run (catalogue order, NaN where there is no quantity). */
   snapshotRun: SnapshotRun | null;
@@ -323,6 +327,20 @@ async function writeOutput(
   return { bytes, format: "xlsx" };
 }
 
+/** The quantities of a run as one snapshot per item that has one (catalogue order). */
+function snapshotsOf(
+  items: readonly ItemOutcome[],
+  keys: readonly string[],
+  takenAt: string,
+): QuantitySnapshot[] {
+  const out: QuantitySnapshot[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const quantity = items[i].quantity;
+    if (quantity !== null) out.push({ itemNumber: keys[i], quantity, takenAt });
+  }
+  return out;
+}
+
 /** A row error as one line of text. */
 export function rowErrorText(e: RowError): string {
   return `Row ${e.row}${e.column ? `, ${e.column}` : ""}: ${e.message}`;
@@ -484,7 +502,6 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
   // 5. Decide every catalogue item.
   const items: ItemOutcome[] = new Array(size);
   const modifications: Modification[] = [];
-  const snapshots: QuantitySnapshot[] = [];
   const takenAt = now.toISOString();
   const missingLogged: string[] = [];
   const predictionLogged: string[] = [];
@@ -504,7 +521,6 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
       continue;
     }
     const quantity = qtyRows[i] > 0 ? qtySum[i] : null;
-    if (quantity !== null) snapshots.push({ itemNumber: catalogueKeys[i], quantity, takenAt });
     if (verdicts[i] !== 0) {
       counts.decidedByStatus++;
       const status = verdicts[i] === 1 ? STATUS_ACTIVE : STATUS_INACTIVE;
@@ -524,12 +540,13 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
     let active = isActiveByQuantity(quantity, source.minItemsToBeActive);
     let decidedBy: ItemOutcome["decidedBy"] = "quantity";
     if (active && history) {
-      const p = predictItem(history, i, quantity, nowMs, intervalDays, settings);
+      // The sentence only for the few made inactive: 100,000 of them would be garbage.
+      const p = predictStock(history, i, quantity, nowMs, intervalDays, settings);
       if (p.belowRequired) {
         active = false;
         decidedBy = "prediction";
         counts.predictedInactive++;
-        const reason = `${p.reason}: made Inactive`;
+        const reason = `${predictionReason(p, quantity, intervalDays, settings)}: made Inactive`;
         modifications.push({
           rowIndex: lastRow[i],
           itemNumber,
@@ -688,6 +705,7 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
       modifications,
     },
   };
+  let snapshots: QuantitySnapshot[] | undefined;
   return {
     result,
     output: { fileName, bytes: filled.bytes, format: filled.format },
@@ -695,7 +713,10 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
     flips: verdict.flips,
     guard: verdict,
     held: verdict.held,
-    snapshots,
+    // 100,000 objects (about 6 MB) that the manual process never reads: made when asked for.
+    get snapshots() {
+      return snapshots ??= snapshotsOf(items, catalogueKeys, takenAt);
+    },
     snapshotRun: {
       takenAt,
       itemNumbers: catalogueKeys,
