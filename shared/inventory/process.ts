@@ -31,7 +31,7 @@ import {
   STATUS_ACTIVE,
   STATUS_INACTIVE,
 } from "../contract/inventory.ts";
-import { itemKey, parseItemList } from "./items.ts";
+import { itemKey, parseCatalogue } from "./items.ts";
 import { isActiveByQuantity } from "./rules.ts";
 import {
   DAY_MS,
@@ -47,7 +47,13 @@ import {
   type TimeLike,
   timeMs,
 } from "./prediction.ts";
-import { type Flip, guard, type GuardVerdict, type ItemStatusEntry, previousMap } from "./guard.ts";
+import {
+  type Flip,
+  guardByIndex,
+  type GuardVerdict,
+  type ItemStatusEntry,
+  previousByIndex,
+} from "./guard.ts";
 import { decodeBase64 } from "../base64.ts";
 import { appendRowsToXlsx } from "./xlsx_append.ts";
 import { supplierColumns, tallySupplierFile } from "./tally.ts";
@@ -419,10 +425,11 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
   // 1. The catalogue: every user-activated item is written.
   const strip = source.stripLeadingZeroes;
   const key = (s: string) => itemKey(s, strip);
-  const catalogue = parseItemList(source.fileData.userActivatedItemNumbers, strip);
-  const catalogueKeys = catalogue.map(key);
-  const indexOf = new Map<string, number>();
-  catalogueKeys.forEach((k, i) => indexOf.set(k, i));
+  const {
+    items: catalogue,
+    keys: catalogueKeys,
+    indexOf,
+  } = parseCatalogue(source.fileData.userActivatedItemNumbers, strip);
   const size = catalogue.length;
 
   // 2. Prediction history, gathered before the file is read: the snapshots' garbage is then
@@ -457,7 +464,7 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
     );
   }
 
-  const previousIndex = previousMap(input.previousStatuses, key);
+  const previous = previousByIndex(input.previousStatuses, indexOf, key);
 
   // 3 and 4. Read the supplier file, summing quantities per catalogue item and noting status
   // verdicts row by row (the rows are not kept: tally.ts).
@@ -628,7 +635,7 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
 
   // 6. The guard against the last delivered run.
   const threshold = input.guardThreshold ?? source.guardThreshold ?? DEFAULT_GUARD_THRESHOLD;
-  const verdict = guard(items, previousIndex, threshold, key);
+  const verdict = guardByIndex(items, previous, threshold);
   if (verdict.compared) {
     const pct = (x: number) => `${Math.round(x * 1000) / 10} %`;
     logs.push(
