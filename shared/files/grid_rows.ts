@@ -44,18 +44,28 @@ export function checkCellLengths(
   rowNumbers: readonly number[],
   limits: FileLimits,
 ): void {
-  const max = limits.maxCellChars;
   for (let r = 0; r < rows.length; r++) {
-    const row = rows[r];
-    for (let c = 0; c < row.length; c++) {
-      if (row[c].length > max) {
-        throw new FileRefusedError(
-          "cell_too_long",
-          `Row ${rowNumbers[r] ?? r + 1}, column ${columnLetter(c)} has ${
-            row[c].length.toLocaleString("en-US")
-          } characters, more than the ${max.toLocaleString("en-US")} a cell may hold.`,
-        );
-      }
+    const refusal = longCell(rows[r], rowNumbers[r] ?? r + 1, limits);
+    if (refusal) throw refusal;
+  }
+}
+
+/** The refusal for the first cell of a row longer than `limits.maxCellChars`, or null. */
+export function longCell(
+  row: readonly string[],
+  rowNumber: number,
+  limits: FileLimits,
+): FileRefusedError | null {
+  const max = limits.maxCellChars;
+  for (let c = 0; c < row.length; c++) {
+    if (row[c].length > max) {
+      return new FileRefusedError(
+        "cell_too_long",
+        `Row ${rowNumber}, column ${columnLetter(c)} has ${
+          row[c].length.toLocaleString("en-US")
+        } characters, more than the ${max.toLocaleString("en-US")} a cell may hold.`,
+      );
     }
   }
+  return null;
 }

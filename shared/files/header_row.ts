@@ -1,4 +1,6 @@
-const SAMPLE_ROWS = 50;
+/** How many of the first rows the header is looked for in (a reader can stop buffering there). */
+export const HEADER_SAMPLE_ROWS = 50;
+const SAMPLE_ROWS = HEADER_SAMPLE_ROWS;
 const NUMERIC = /^\s*[+-]?[$€£]?\d[\d,. ]*%?\s*$/;
 
 function filledCells(row: readonly string[]): { filled: number; numeric: number } {

@@ -11,6 +11,7 @@ export { decodeText, detectEncoding, type TextEncodingName } from "./detect_enco
 export { type Delimiter, DELIMITERS, detectDelimiter } from "./detect_delimiter.ts";
 export type { Grid, Table } from "./table.ts";
 export { gridToTable, readGrid, type ReadOptions, readTable } from "./read_table.ts";
+export { readTableRows, type RowsHead, type RowsRead, type RowVisitor } from "./read_rows.ts";
 export type { SheetRef } from "./xlsx_reader.ts";
 export { columnLabel, columnLetter, type ColumnRef, findColumn, letterIndex } from "./columns.ts";
 export {

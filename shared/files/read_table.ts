@@ -36,6 +36,24 @@ export interface ReadOptions {
  * @throws {FileRefusedError} when the file is refused as a whole
  */
 export async function readGrid(bytes: Uint8Array, options: ReadOptions = {}): Promise<Grid> {
+  const { format, limits } = checkFile(bytes, options);
+  const grid = format === "csv" || format === "txt"
+    ? readCsvGrid(bytes, format, limits)
+    : await readWorkbookGrid(bytes, format, limits, options.sheet);
+  checkCellLengths(grid.rows, grid.rowNumbers, limits);
+  return grid;
+}
+
+/**
+ * The checks before any reading: size, emptiness and the content's format against the declared
+ * one. Returns the format to read and the resolved caps.
+ *
+ * @throws {FileRefusedError} `too_large`, `empty` or a format refusal
+ */
+export function checkFile(
+  bytes: Uint8Array,
+  options: ReadOptions,
+): { format: FileFormat; limits: FileLimits } {
   const limits = resolveLimits(options.limits);
   const label = options.name ? `"${options.name}"` : "The file";
   if (bytes.length > limits.maxBytes) {
@@ -50,12 +68,7 @@ export async function readGrid(bytes: Uint8Array, options: ReadOptions = {}): Pr
   }
   if (bytes.length === 0) throw new FileRefusedError("empty", `${label} is empty.`);
   const declared = options.type ?? (options.name ? formatFromName(options.name) : null);
-  const format = resolveFormat(bytes, declared, label);
-  const grid = format === "csv" || format === "txt"
-    ? readCsvGrid(bytes, format, limits)
-    : await readWorkbookGrid(bytes, format, limits, options.sheet);
-  checkCellLengths(grid.rows, grid.rowNumbers, limits);
-  return grid;
+  return { format: resolveFormat(bytes, declared, label), limits };
 }
 
 /** Index into `grid.rows` of the header row, given or detected. */
@@ -89,6 +102,41 @@ function stripItems(table: Table, columns: ColumnRef[] | undefined) {
   }
 }
 
+/** The header names of a header row: trimmed, trailing blank ones dropped. */
+export function headerNames(row: readonly string[]): string[] {
+  const headers = row.map((c) => c.trim());
+  while (headers.length > 0 && headers[headers.length - 1] === "") headers.pop();
+  return headers;
+}
+
+/**
+ * Pads a data row to the table's width, or, when it holds a value beyond the last header, adds
+ * the row error saying so (the value is kept).
+ */
+export function fitRow(
+  row: string[],
+  rowNumber: number,
+  width: number,
+  headers: readonly string[],
+  errors: RowError[],
+): void {
+  if (row.length < width) {
+    while (row.length < width) row.push("");
+  } else if (row.length > width && headers.length > 0) {
+    let last = row.length - 1;
+    while (last >= width && row[last].trim() === "") last--;
+    if (last >= width) {
+      errors.push({
+        row: rowNumber,
+        column: columnLetter(last),
+        message: `Row has a value in column ${
+          columnLetter(last)
+        }, beyond the ${width} headed columns; it was kept but no column name refers to it.`,
+      });
+    }
+  }
+}
+
 /**
  * Turns a grid into a table: picks the header row, trims header names (trailing blank
  * headers dropped), pads short rows, and reports rows holding values beyond the last header
@@ -109,30 +157,12 @@ export function gridToTable(grid: Grid, options: ReadOptions = {}): Table {
   } else {
     const h = headerIndex(grid, options.headerRow);
     headerRow = allNumbers[h];
-    headers = allRows[h].map((c) => c.trim());
-    while (headers.length > 0 && headers[headers.length - 1] === "") headers.pop();
+    headers = headerNames(allRows[h]);
     width = headers.length;
     rows = allRows.slice(h + 1);
     rowNumbers = allNumbers.slice(h + 1);
   }
-  for (let i = 0; i < rows.length; i++) {
-    const row = rows[i];
-    if (row.length < width) {
-      while (row.length < width) row.push("");
-    } else if (row.length > width && headers.length > 0) {
-      let last = row.length - 1;
-      while (last >= width && row[last].trim() === "") last--;
-      if (last >= width) {
-        errors.push({
-          row: rowNumbers[i],
-          column: columnLetter(last),
-          message: `Row has a value in column ${
-            columnLetter(last)
-          }, beyond the ${width} headed columns; it was kept but no column name refers to it.`,
-        });
-      }
-    }
-  }
+  for (let i = 0; i < rows.length; i++) fitRow(rows[i], rowNumbers[i], width, headers, errors);
   errors.sort((a, b) => a.row - b.row);
   const table: Table = { ...meta, headerRow, headers, rows, rowNumbers, errors };
   if (options.stripLeadingZeros) stripItems(table, options.itemColumns);

@@ -82,6 +82,10 @@ function parseWorkbook(bytes: Uint8Array, options: XLSX.ParsingOptions): XLSX.Wo
  * and whatever the streaming reader is unsure about go to SheetJS, which parses only the
  * chosen sheet.
  *
+ * With `onRow`, the rows the streaming reader reads go to it one by one instead of into the
+ * grid (see readXlsxStreaming); a grid that comes back with rows is SheetJS's answer, and the
+ * rows handed to `onRow` before the streaming reader gave up are then to be discarded.
+ *
  * @throws {FileRefusedError} `sheet_not_found` (listing the sheets), `corrupt`, `encrypted`, caps
  */
 export async function readWorkbookGrid(
@@ -89,6 +93,7 @@ export async function readWorkbookGrid(
   format: "xlsx" | "xls",
   limits: FileLimits,
   sheet?: SheetRef,
+  onRow?: (row: string[], rowNumber: number) => void,
 ): Promise<Grid> {
   if (format === "xlsx") {
     // Zip bombs: the declared sizes are checked before anything inflates; the streaming
@@ -98,7 +103,7 @@ export async function readWorkbookGrid(
     // first, without inflating the sheet twice.
     const entries = checkZipDirectory(bytes, limits);
     const sizes = new Map<ZipEntry, number>();
-    const streamed = await readXlsxStreaming(bytes, limits, sheet, entries, sizes);
+    const streamed = await readXlsxStreaming(bytes, limits, sheet, entries, sizes, onRow);
     await checkInflatedSizes(bytes, entries, limits, sizes);
     if (streamed) return streamed;
   }

@@ -162,6 +162,8 @@ interface RowSink {
   rowNumbers: number[];
   cells: number;
   lastRow: number;
+  /** When set, each row goes here instead of into `rows` (see readXlsxStreaming). */
+  onRow?: (row: string[], rowNumber: number) => void;
 }
 
 /** Scans a block of complete `<row>` elements into the sink. */
@@ -223,8 +225,11 @@ function scanRows(block: string, ctx: CellContext, sink: RowSink, limits: FileLi
     if (isBlankRow(row)) continue;
     sink.cells += n;
     if (sink.cells > limits.maxCells) throw new Unsure();
-    sink.rows.push(row);
-    sink.rowNumbers.push(r);
+    if (sink.onRow) sink.onRow(row, r);
+    else {
+      sink.rows.push(row);
+      sink.rowNumbers.push(r);
+    }
   }
 }
 
@@ -235,8 +240,9 @@ async function scanSheet(
   pieces: AsyncIterable<Uint8Array>,
   ctx: CellContext,
   limits: FileLimits,
+  onRow?: (row: string[], rowNumber: number) => void,
 ): Promise<RowSink | null> {
-  const sink: RowSink = { rows: [], scratch: [], rowNumbers: [], cells: 0, lastRow: 0 };
+  const sink: RowSink = { rows: [], scratch: [], rowNumbers: [], cells: 0, lastRow: 0, onRow };
   let started = false;
   for await (let block of xmlBlocks(pieces, "</row>")) {
     if (block.indexOf("<!") >= 0) return null;
@@ -268,6 +274,11 @@ async function scanSheet(
  * its declared size; the size of each part read to its end lands in `sizes`, for
  * `checkInflatedSizes`. `zipEntries` are the container's entries when the caller has listed
  * and checked them already.
+ *
+ * With `onRow`, each row is handed to it as it is read (the grid's `rows` stay empty), so a
+ * caller that needs a few columns does not hold the whole sheet. It must not throw (a throw
+ * reads as "unsure"); when the reader gives up part-way (null), the rows it handed over are
+ * to be discarded.
  */
 export async function readXlsxStreaming(
   bytes: Uint8Array,
@@ -275,6 +286,7 @@ export async function readXlsxStreaming(
   sheet?: SheetRef,
   zipEntries?: ZipEntry[],
   sizes: Map<ZipEntry, number> = new Map(),
+  onRow?: (row: string[], rowNumber: number) => void,
 ): Promise<Grid | null> {
   const entryText = (entry: ZipEntry | undefined): Promise<string | null> =>
     entry ? xmlText(inflateCounted(bytes, entry, sizes)) : Promise.resolve(null);
@@ -326,7 +338,7 @@ export async function readXlsxStreaming(
       plain: new Map(),
       dates: new Map(),
     };
-    const sink = await scanSheet(inflateCounted(bytes, sheetEntry, sizes), ctx, limits);
+    const sink = await scanSheet(inflateCounted(bytes, sheetEntry, sizes), ctx, limits, onRow);
     if (!sink) return null;
     return {
       format: "xlsx",

@@ -194,10 +194,21 @@ export async function* inflateCounted(
   for await (const piece of inflateEntry(bytes, entry)) {
     total += piece.byteLength;
     if (entry.method !== 0 && total > entry.declaredSize) throw new Overflow();
-    yield piece;
+    for (let at = 0; at < piece.length; at += READ_PIECE) {
+      yield at === 0 && piece.length <= READ_PIECE ? piece : piece.subarray(at, at + READ_PIECE);
+    }
   }
   sizes.set(entry, total);
 }
+
+/**
+ * Most bytes a reader gets at once. The XML readers turn each piece into a string; one over
+ * V8's large-object size (128 kB) is promoted to the old generation the first time a scavenge
+ * finds it in use and stays there until a full collection, which a 10 MB workbook may never
+ * trigger: pieces of 133 kB (what 16 kB of a typical sheet inflates to) left about 14 MB of
+ * dead text in the heap (docs/benchmarks.md, "Inventory"). 32 kB stays small even as UTF-16.
+ */
+const READ_PIECE = 32 * 1024;
 
 /**
  * The checks that need no inflating: the entry count, each entry's declared size and ratio,

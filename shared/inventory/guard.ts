@@ -86,3 +86,72 @@ export function previousMap(
   for (const p of previous ?? []) before.set(key(p.itemNumber), p.status);
   return before;
 }
+
+/**
+ * The last delivered statuses by catalogue position: a code per item (0 none, else 1 + its
+ * index in `statuses`). Takes a fraction of a map keyed by 100,000 item numbers; the guard only
+ * looks up the catalogue's items.
+ */
+export interface PreviousByIndex {
+  codes: Uint16Array;
+  statuses: ItemStatus[];
+  /** False when there is no previous run (an empty list): nothing is compared then. */
+  given: boolean;
+}
+
+/** {@link previousMap} by catalogue position (`indexOf`: item key → position); last entry wins. */
+export function previousByIndex(
+  previous: readonly ItemStatusEntry[] | null | undefined,
+  indexOf: ReadonlyMap<string, number>,
+  key: (itemNumber: string) => string,
+): PreviousByIndex {
+  const codes = new Uint16Array(indexOf.size);
+  const statuses: ItemStatus[] = [];
+  for (const p of previous ?? []) {
+    const i = indexOf.get(key(p.itemNumber));
+    if (i === undefined) continue;
+    let code = statuses.indexOf(p.status) + 1;
+    if (code === 0) code = statuses.push(p.status);
+    codes[i] = code;
+  }
+  return { codes, statuses, given: (previous?.length ?? 0) > 0 };
+}
+
+/**
+ * {@link guard} for a run whose `current[i]` is catalogue item i, against statuses from
+ * {@link previousByIndex}: the same verdict, without keying 100,000 item numbers again.
+ */
+export function guardByIndex(
+  current: readonly ItemStatusEntry[],
+  previous: PreviousByIndex,
+  threshold: number = DEFAULT_GUARD_THRESHOLD,
+): GuardVerdict {
+  const verdict: GuardVerdict = {
+    flips: [],
+    previouslyActive: 0,
+    turnedInactive: 0,
+    turnedActive: 0,
+    share: 0,
+    threshold,
+    held: false,
+    compared: false,
+  };
+  if (!previous.given) return verdict;
+  verdict.compared = true;
+  const { codes, statuses } = previous;
+  for (let i = 0; i < current.length; i++) {
+    if (codes[i] === 0) continue;
+    const was = statuses[codes[i] - 1];
+    const item = current[i];
+    if (was === "Active") verdict.previouslyActive++;
+    if (was === item.status) continue;
+    verdict.flips.push({ itemNumber: item.itemNumber, from: was, to: item.status });
+    if (item.status === "Inactive") verdict.turnedInactive++;
+    else verdict.turnedActive++;
+  }
+  verdict.share = verdict.previouslyActive > 0
+    ? verdict.turnedInactive / verdict.previouslyActive
+    : 0;
+  verdict.held = verdict.share > threshold;
+  return verdict;
+}

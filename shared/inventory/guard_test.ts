@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { guard, type ItemStatusEntry } from "./guard.ts";
+import { guard, guardByIndex, type ItemStatusEntry, previousByIndex } from "./guard.ts";
+import { itemKey, parseCatalogue } from "./items.ts";
+import type { ItemStatus } from "../contract/inventory.ts";
 
 const run = (spec: string): ItemStatusEntry[] =>
   spec.split(" ").filter(Boolean).map((s) => ({
@@ -75,4 +77,35 @@ Deno.test("guard: items matched by the source's key (leading zeros)", () => {
   const v = guard(run("7-"), run("007+"), 0.5, (s) => s.replace(/^0+/, ""));
   assert.equal(v.held, true);
   assert.equal(v.flips[0].itemNumber, "7");
+});
+
+Deno.test("guardByIndex gives guard's verdict for a catalogue-ordered run", () => {
+  const key = (s: string) => itemKey(s, true);
+  const { items, indexOf } = parseCatalogue("A1, 002, B3, C4, D5, 6", true);
+  const current = items.map((itemNumber, i) => ({
+    itemNumber,
+    status: (i % 3 === 0 ? "Inactive" : "Active") as ItemStatus,
+  }));
+  const previousLists: (ItemStatusEntry[] | null)[] = [
+    null,
+    [],
+    [{ itemNumber: "zz", status: "Active" }],
+    items.map((itemNumber) => ({ itemNumber, status: "Active" })),
+    [
+      { itemNumber: " 2", status: "Inactive" },
+      { itemNumber: "0002", status: "Active" }, // the last entry of an item wins
+      { itemNumber: "C4", status: "Inactive" },
+      { itemNumber: "A1", status: "Active" },
+      { itemNumber: "gone", status: "Active" },
+    ],
+  ];
+  for (const previous of previousLists) {
+    for (const threshold of [0, 0.3, 0.9]) {
+      assert.deepEqual(
+        guardByIndex(current, previousByIndex(previous, indexOf, key), threshold),
+        guard(current, previous, threshold, key),
+        JSON.stringify({ previous, threshold }),
+      );
+    }
+  }
 });

@@ -8,17 +8,36 @@ import { stripZeros } from "../files/mod.ts";
  * @example parseItemList("A1, 002\nA1\n\n") // ["A1", "002"]
  */
 export function parseItemList(text: string, stripLeadingZeros = false): string[] {
-  const seen = new Set<string>();
-  const out: string[] = [];
+  return parseCatalogue(text, stripLeadingZeros).items;
+}
+
+/** A catalogue: its item numbers as written, their keys, and the position of each key. */
+export interface Catalogue {
+  items: string[];
+  keys: string[];
+  indexOf: Map<string, number>;
+}
+
+/**
+ * The catalogue of {@link parseItemList} with each item's key and a key-to-position map, built
+ * in one pass (the map is the duplicate check, so no second set of 100,000 keys is made).
+ *
+ * @example parseCatalogue("A1, 002\nA1", true).indexOf.get("2") // 1
+ */
+export function parseCatalogue(text: string, stripLeadingZeros = false): Catalogue {
+  const items: string[] = [];
+  const keys: string[] = [];
+  const indexOf = new Map<string, number>();
   for (const part of text.split(/[,\r\n]+/)) {
     const item = part.trim();
     if (item === "") continue;
     const key = itemKey(item, stripLeadingZeros);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(item);
+    if (indexOf.has(key)) continue;
+    indexOf.set(key, items.length);
+    items.push(item);
+    keys.push(key);
   }
-  return out;
+  return { items, keys, indexOf };
 }
 
 /**

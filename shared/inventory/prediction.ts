@@ -203,6 +203,11 @@ export function gatherHistory(
 
 const fmt = (n: number) => Number.isInteger(n) ? String(n) : n.toFixed(2);
 
+/** The numbers of {@link ItemPrediction}, without its sentence, and the days covered. */
+export interface StockPrediction extends Omit<ItemPrediction, "reason"> {
+  days: number;
+}
+
 /**
  * Applies the rule to one item: its gathered history (may be empty) and the current quantity.
  * With fewer than `minDataPoints` points (history + current) or no time covered, the rule does
@@ -216,6 +221,31 @@ export function predictItem(
   intervalDays: number,
   settings: PredictionSettings,
 ): ItemPrediction {
+  const p = predictStock(history, index, quantity, nowMs, intervalDays, settings);
+  return {
+    dataPoints: p.dataPoints,
+    dailyRate: p.dailyRate,
+    expectedSales: p.expectedSales,
+    requiredStock: p.requiredStock,
+    lastDrop: p.lastDrop,
+    largeDrop: p.largeDrop,
+    belowRequired: p.belowRequired,
+    reason: predictionReason(p, quantity, intervalDays, settings),
+  };
+}
+
+/**
+ * {@link predictItem} without the sentence: the engine asks it of every active item and words
+ * the few that fall below the required stock with {@link predictionReason}.
+ */
+export function predictStock(
+  history: SnapshotHistory,
+  index: number,
+  quantity: number,
+  nowMs: number,
+  intervalDays: number,
+  settings: PredictionSettings,
+): StockPrediction {
   const n = history.count[index];
   const dataPoints = n + 1;
   let decreases = n > 0 ? history.decreases[index] : 0;
@@ -231,9 +261,7 @@ export function predictItem(
       lastDrop,
       largeDrop: false,
       belowRequired: false,
-      reason: `${dataPoints} data point${
-        dataPoints === 1 ? "" : "s"
-      } in ${settings.lookbackDays} days, fewer than the ${settings.minDataPoints} the prediction needs`,
+      days,
     };
   }
   const dailyRate = decreases / days;
@@ -242,19 +270,6 @@ export function predictItem(
   let requiredStock = expectedSales * settings.safetyMultiplier + settings.safetyPadding;
   if (largeDrop) requiredStock *= settings.largeDropMultiplier;
   const belowRequired = quantity < requiredStock;
-  const reason = `Predicted: quantity ${fmt(quantity)} is ${
-    belowRequired ? "below" : "at or above"
-  } the required stock ${fmt(requiredStock)} (selling ${fmt(dailyRate)}/day over ${
-    fmt(days)
-  } days, ${dataPoints} data points; ${fmt(expectedSales)} expected in the ${
-    fmt(intervalDays)
-  }-day update interval × ${settings.safetyMultiplier} + ${settings.safetyPadding}${
-    largeDrop
-      ? `, × ${settings.largeDropMultiplier} after a drop of ${
-        fmt(lastDrop)
-      } (≥ ${settings.largeDropThreshold})`
-      : ""
-  })`;
   return {
     dataPoints,
     dailyRate,
@@ -263,8 +278,36 @@ export function predictItem(
     lastDrop,
     largeDrop,
     belowRequired,
-    reason,
+    days,
   };
+}
+
+/** The sentence of a prediction, for the log and the modifications. */
+export function predictionReason(
+  p: StockPrediction,
+  quantity: number,
+  intervalDays: number,
+  settings: PredictionSettings,
+): string {
+  const { dataPoints, dailyRate, expectedSales, requiredStock, days } = p;
+  if (dailyRate === null || expectedSales === null || requiredStock === null) {
+    return `${dataPoints} data point${
+      dataPoints === 1 ? "" : "s"
+    } in ${settings.lookbackDays} days, fewer than the ${settings.minDataPoints} the prediction needs`;
+  }
+  return `Predicted: quantity ${fmt(quantity)} is ${
+    p.belowRequired ? "below" : "at or above"
+  } the required stock ${fmt(requiredStock)} (selling ${fmt(dailyRate)}/day over ${
+    fmt(days)
+  } days, ${dataPoints} data points; ${fmt(expectedSales)} expected in the ${
+    fmt(intervalDays)
+  }-day update interval × ${settings.safetyMultiplier} + ${settings.safetyPadding}${
+    p.largeDrop
+      ? `, × ${settings.largeDropMultiplier} after a drop of ${
+        fmt(p.lastDrop)
+      } (≥ ${settings.largeDropThreshold})`
+      : ""
+  })`;
 }
 
 /**

@@ -12,7 +12,6 @@ import {
   fillTemplate,
   findColumn,
   gridToTable,
-  parseNumber,
   readGrid,
   readTable,
   resolveLimits,
@@ -32,24 +31,32 @@ import {
   STATUS_ACTIVE,
   STATUS_INACTIVE,
 } from "../contract/inventory.ts";
-import { itemKey, parseItemList } from "./items.ts";
-import { isActiveByQuantity, statusLists, statusVerdict } from "./rules.ts";
+import { itemKey, parseCatalogue } from "./items.ts";
+import { isActiveByQuantity } from "./rules.ts";
 import {
   DAY_MS,
   gatherHistory,
   gatherRuns,
   medianGapDays,
+  predictionReason,
   predictionSettings,
-  predictItem,
+  predictStock,
   type QuantitySnapshot,
   type SnapshotHistory,
   type SnapshotRun,
   type TimeLike,
   timeMs,
 } from "./prediction.ts";
-import { type Flip, guard, type GuardVerdict, type ItemStatusEntry, previousMap } from "./guard.ts";
+import {
+  type Flip,
+  guardByIndex,
+  type GuardVerdict,
+  type ItemStatusEntry,
+  previousByIndex,
+} from "./guard.ts";
 import { decodeBase64 } from "../base64.ts";
 import { appendRowsToXlsx } from "./xlsx_append.ts";
+import { supplierColumns, tallySupplierFile } from "./tally.ts";
 
 /** A file by name and bytes. */
 export interface InventoryFile {
@@ -128,7 +135,10 @@ export interface InventoryOutcome {
   guard: GuardVerdict;
   /** True when the guard holds the run: do not deliver until someone releases it. */
   held: boolean;
-  /** This run's quantities, to store for the next runs' prediction. */
+  /**
+   * This run's quantities, to store for the next runs' prediction (catalogue order, items with
+   * a quantity). Built on first read: a manual run never reads them.
+   */
   snapshots: QuantitySnapshot[];
   /** The same as one columnar run (catalogue order, NaN where there is no quantity). */
   snapshotRun: SnapshotRun | null;
@@ -183,11 +193,6 @@ export function fileTypeProblem(fileType: string, fileName: string): string | nu
   const ext = extensionOf(fileName);
   if (ext === wanted) return null;
   return `Invalid file type. Expected .${wanted} but got ${ext ? "." + ext : "no extension"}`;
-}
-
-/** Index of a configured column (name, 1-based index or letter) in a table. */
-function columnOf(table: Table, ref: string, width: number): number {
-  return findColumn(table.headers, ref, width);
 }
 
 /** The sample file stored with the source, or the one given. */
@@ -328,6 +333,20 @@ async function writeOutput(
   return { bytes, format: "xlsx" };
 }
 
+/** The quantities of a run as one snapshot per item that has one (catalogue order). */
+function snapshotsOf(
+  items: readonly ItemOutcome[],
+  keys: readonly string[],
+  takenAt: string,
+): QuantitySnapshot[] {
+  const out: QuantitySnapshot[] = [];
+  for (let i = 0; i < items.length; i++) {
+    const quantity = items[i].quantity;
+    if (quantity !== null) out.push({ itemNumber: keys[i], quantity, takenAt });
+  }
+  return out;
+}
+
 /** A row error as one line of text. */
 export function rowErrorText(e: RowError): string {
   return `Row ${e.row}${e.column ? `, ${e.column}` : ""}: ${e.message}`;
@@ -336,7 +355,7 @@ export function rowErrorText(e: RowError): string {
 /** The columns found in the supplier file, for the result's columnInfo. */
 function columnInfo(
   source: InventorySource,
-  table: Table | null,
+  table: { headers: string[] } | null,
   item: number | null,
   qty: number | null,
 ): ColumnInfo {
@@ -368,11 +387,7 @@ export async function readSupplierFile(
   });
   let width = table.headers.length;
   for (const row of table.rows) if (row.length > width) width = row.length;
-  const item = columnOf(table, source.itemNumberColumnName, width);
-  const qty = columnOf(table, source.qtyColumnName, width);
-  const status = source.statusSupersedesQuantity
-    ? columnOf(table, source.itemStatusColumnName, width)
-    : null;
+  const { item, qty, status } = supplierColumns(source, table.headers, width);
   return { table, width, item, qty, status };
 }
 
@@ -410,10 +425,11 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
   // 1. The catalogue: every user-activated item is written.
   const strip = source.stripLeadingZeroes;
   const key = (s: string) => itemKey(s, strip);
-  const catalogue = parseItemList(source.fileData.userActivatedItemNumbers, strip);
-  const catalogueKeys = catalogue.map(key);
-  const indexOf = new Map<string, number>();
-  catalogueKeys.forEach((k, i) => indexOf.set(k, i));
+  const {
+    items: catalogue,
+    keys: catalogueKeys,
+    indexOf,
+  } = parseCatalogue(source.fileData.userActivatedItemNumbers, strip);
   const size = catalogue.length;
 
   // 2. Prediction history, gathered before the file is read: the snapshots' garbage is then
@@ -448,23 +464,27 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
     );
   }
 
-  const previousIndex = previousMap(input.previousStatuses, key);
+  const previous = previousByIndex(input.previousStatuses, indexOf, key);
 
-  // 3. Read the supplier file.
+  // 3 and 4. Read the supplier file, summing quantities per catalogue item and noting status
+  // verdicts row by row (the rows are not kept: tally.ts).
   progress("reading");
-  let read: Awaited<ReturnType<typeof readSupplierFile>>;
+  let tallied: Awaited<ReturnType<typeof tallySupplierFile>>;
   try {
-    read = await readSupplierFile(source, supplierFile, input.limits);
+    tallied = await tallySupplierFile(source, supplierFile, input.limits, indexOf, key);
   } catch (e) {
     if (e instanceof FileRefusedError) return refusedOutcome(e.code, e.message, logs);
     throw e;
   }
-  const { table, item: itemCol, qty: qtyCol, status: statusCol } = read;
+  const { read: table, columns, tally } = tallied;
+  const { item: itemCol, qty: qtyCol, status: statusCol } = columns;
+  const { qtySum, qtyRows, rowsSeen, verdicts, lastRow } = tally;
+  const totalRows = table.rowCount;
   const label = (c: number) => table.headers[c] ? `"${table.headers[c]}"` : `${c + 1}`;
   logs.push(
     `Read "${supplierFile.name}": ${table.format.toUpperCase()}${
       table.sheet ? `, sheet "${table.sheet}"` : ""
-    }, ${plural(table.rows.length, "data row")}${
+    }, ${plural(totalRows, "data row")}${
       table.headerRow ? `, header in row ${table.headerRow}` : ", no header row"
     }.`,
   );
@@ -474,65 +494,21 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
     }${source.stripLeadingZeroes ? "; leading zeros stripped from item numbers" : ""}.`,
   );
   logs.push(...predictionIntro);
-
-  // 4. One pass over the rows: sum quantities per catalogue item, note status verdicts.
   progress("applying rules");
-  const qtySum = new Float64Array(size);
-  const qtyRows = new Uint32Array(size);
-  const rowsSeen = new Uint32Array(size);
-  const verdicts = new Uint8Array(size); // 0 none, 1 available, 2 out of stock
-  const lastRow = new Int32Array(size);
-  const lists = statusLists(source.statusAvailableList, source.statusOutOfStockList);
-  const rowErrors: RowError[] = [...table.errors];
-  const counts: InventoryCounts = { ...EMPTY_COUNTS, totalRows: table.rows.length };
-  const qtyName = table.headers[qtyCol] || label(qtyCol);
-  const decimalComma = table.decimalComma;
-  let skippedForQuantity = 0;
-  for (let r = 0; r < table.rows.length; r++) {
-    const row = table.rows[r];
-    const k = key(row[itemCol] ?? "");
-    if (k === "") {
-      counts.rowsWithoutItem++;
-      continue;
-    }
-    const i = indexOf.get(k);
-    if (i === undefined) {
-      counts.rowsNotInCatalogue++;
-      continue;
-    }
-    rowsSeen[i]++;
-    lastRow[i] = table.rowNumbers[r];
-    if (statusCol !== null) {
-      const v = statusVerdict(row[statusCol] ?? "", lists);
-      if (v === "available") verdicts[i] = 1;
-      else if (v === "out_of_stock" && verdicts[i] === 0) verdicts[i] = 2;
-    }
-    const parsed = parseNumber(row[qtyCol] ?? "", { decimalComma });
-    if (parsed.ok) {
-      qtySum[i] += parsed.value;
-      qtyRows[i]++;
-    } else {
-      skippedForQuantity++;
-      const text = (row[qtyCol] ?? "").trim();
-      rowErrors.push({
-        row: table.rowNumbers[r],
-        column: qtyName,
-        message: parsed.reason === "empty"
-          ? `The quantity of item ${row[itemCol].trim()} is empty; the row was skipped`
-          : `"${text}" is not a number (item ${row[itemCol].trim()}); the row was skipped`,
-      });
-    }
-  }
+  // The file's own row errors, then the quantities', in row order (a stable sort).
+  const rowErrors: RowError[] = [...table.errors, ...tally.quantityErrors];
   rowErrors.sort((a, b) => a.row - b.row);
-  // The rows are consumed: let the collector have them while the rest of the run works.
-  const totalRows = table.rows.length;
-  table.rows = [];
-  table.rowNumbers = [];
+  const counts: InventoryCounts = {
+    ...EMPTY_COUNTS,
+    totalRows,
+    rowsWithoutItem: tally.rowsWithoutItem,
+    rowsNotInCatalogue: tally.rowsNotInCatalogue,
+  };
+  const skippedForQuantity = tally.skippedForQuantity;
 
   // 5. Decide every catalogue item.
   const items: ItemOutcome[] = new Array(size);
   const modifications: Modification[] = [];
-  const snapshots: QuantitySnapshot[] = [];
   const takenAt = now.toISOString();
   const missingLogged: string[] = [];
   const predictionLogged: string[] = [];
@@ -552,7 +528,6 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
       continue;
     }
     const quantity = qtyRows[i] > 0 ? qtySum[i] : null;
-    if (quantity !== null) snapshots.push({ itemNumber: catalogueKeys[i], quantity, takenAt });
     if (verdicts[i] !== 0) {
       counts.decidedByStatus++;
       const status = verdicts[i] === 1 ? STATUS_ACTIVE : STATUS_INACTIVE;
@@ -572,12 +547,13 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
     let active = isActiveByQuantity(quantity, source.minItemsToBeActive);
     let decidedBy: ItemOutcome["decidedBy"] = "quantity";
     if (active && history) {
-      const p = predictItem(history, i, quantity, nowMs, intervalDays, settings);
+      // The sentence only for the few made inactive: 100,000 of them would be garbage.
+      const p = predictStock(history, i, quantity, nowMs, intervalDays, settings);
       if (p.belowRequired) {
         active = false;
         decidedBy = "prediction";
         counts.predictedInactive++;
-        const reason = `${p.reason}: made Inactive`;
+        const reason = `${predictionReason(p, quantity, intervalDays, settings)}: made Inactive`;
         modifications.push({
           rowIndex: lastRow[i],
           itemNumber,
@@ -659,7 +635,7 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
 
   // 6. The guard against the last delivered run.
   const threshold = input.guardThreshold ?? source.guardThreshold ?? DEFAULT_GUARD_THRESHOLD;
-  const verdict = guard(items, previousIndex, threshold, key);
+  const verdict = guardByIndex(items, previous, threshold);
   if (verdict.compared) {
     const pct = (x: number) => `${Math.round(x * 1000) / 10} %`;
     logs.push(
@@ -736,6 +712,7 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
       modifications,
     },
   };
+  let snapshots: QuantitySnapshot[] | undefined;
   return {
     result,
     output: { fileName, bytes: filled.bytes, format: filled.format },
@@ -743,7 +720,10 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
     flips: verdict.flips,
     guard: verdict,
     held: verdict.held,
-    snapshots,
+    // 100,000 objects (about 6 MB) that the manual process never reads: made when asked for.
+    get snapshots() {
+      return snapshots ??= snapshotsOf(items, catalogueKeys, takenAt);
+    },
     snapshotRun: {
       takenAt,
       itemNumbers: catalogueKeys,

@@ -477,3 +477,53 @@ Deno.test("large XLSX output (rows appended to the sheet XML) reads like fillTem
     assert.ok(got.rows.some((r) => r.includes("'=HYPERLINK(1)")), c.name);
   }
 });
+
+Deno.test("a supplier XLSX read row by row gives the outcome of the same rows as CSV", async () => {
+  // Over the 50 rows the header is looked for in, so the XLSX is streamed; the CSV is read whole.
+  const rows: string[][] = [["Report"], ["Item Number", "Desc", "Qty", "Status"]];
+  for (let i = 0; i < 130; i++) {
+    const qty = i % 17 === 0 ? "n/a" : i % 23 === 0 ? "" : String((i * 7) % 40);
+    const row = [`00${i % 110}`, `thing ${i}`, qty, i % 5 === 0 ? "Discontinued" : "In Stock"];
+    if (i % 9 === 0) row.push(String(i)); // beyond the headers: a row error, and column E
+    rows.push(row);
+  }
+  const catalogue = Array.from({ length: 120 }, (_, i) => `${i}`).join(",");
+  const outcomes = async (overrides: Parameters<typeof testSource>[0]) => {
+    const got = [];
+    for (const format of ["csv", "xlsx"] as const) {
+      const source = testSource(
+        { fileType: format, stripLeadingZeroes: true, minItemsToBeActive: 3, ...overrides },
+        { userActivatedItemNumbers: catalogue },
+      );
+      const file = { name: `stock.${format}`, bytes: writeTable([], rows, format) };
+      const o = await run({ source, supplierFile: file });
+      got.push({
+        refused: o.refused,
+        items: o.items,
+        rowErrors: o.rowErrors,
+        counts: o.counts,
+        summary: o.result.processingSummary,
+        columns: o.result.columnInfo,
+        snapshots: o.snapshots,
+        logs: o.result.processingLogs.slice(1),
+      });
+    }
+    return got;
+  };
+  for (
+    const overrides of [
+      {},
+      {
+        statusSupersedesQuantity: true,
+        itemStatusColumnName: "status",
+        statusOutOfStockList: "Discontinued",
+      },
+      { qtyColumnName: "E" },
+      { qtyColumnName: "F" },
+      { qtyColumnName: "Nope" },
+    ]
+  ) {
+    const [csv, xlsx] = await outcomes(overrides);
+    assert.deepEqual(xlsx, csv, JSON.stringify(overrides));
+  }
+});

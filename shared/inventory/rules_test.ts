@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { isActiveByQuantity, statusLists, statusVerdict } from "./rules.ts";
-import { itemKey, parseItemList, parseStatusList } from "./items.ts";
+import { itemKey, parseCatalogue, parseItemList, parseStatusList } from "./items.ts";
 
 Deno.test("active rule: at least the minimum, or above 0 when unset", () => {
   const cases: [number, number | null, boolean][] = [
@@ -57,4 +57,12 @@ Deno.test("catalogue lists: commas and line breaks, trimmed, duplicates once", (
     ["", false, []],
   ];
   for (const [text, strip, want] of cases) assert.deepEqual(parseItemList(text, strip), want);
+});
+
+Deno.test("catalogue: parseItemList's items, their keys and positions", () => {
+  const text = " 00A7, b2\n007,A7\r\n\n0000, B2";
+  const c = parseCatalogue(text, true);
+  assert.deepEqual(c.items, parseItemList(text, true));
+  assert.deepEqual(c.keys, c.items.map((i) => itemKey(i, true)));
+  assert.deepEqual([...c.indexOf], c.keys.map((k, i) => [k, i]));
 });
