@@ -237,25 +237,11 @@ export function sortClause(sort: OrderListRequest["SortParams"]): string {
  * empty values FIRST going backwards. So a descending sort on a column that may be empty is read
  * in two halves, each one index scan that stops at `offset + limit` rows: the non-empty values
  * backwards, then the empty ones; the outer sort merges at most twice the page's depth.
- * `rare` matches (none in the sample) are found first and sorted after. Whatever is sorted is
- * only the ids and sort keys (`keyColumns`), never whole rows: sorting 10,000 whole orders for
- * page 200 cost five times as much as reading them.
+ * Whatever is sorted is only the ids and sort keys (`keyColumns`), never whole rows: sorting
+ * 10,000 whole orders for page 200 cost five times as much as reading them.
  */
-function pageQuery(
-  where: string,
-  keys: SortKey[],
-  limit: number,
-  offset: number,
-  rare: boolean,
-): string {
+function pageQuery(where: string, keys: SortKey[], limit: number, offset: number): string {
   const first = keys[0];
-  const page = `order by ${orderBy(keys, { named: true })} limit ${limit} offset ${offset}`;
-  if (rare) {
-    // `offset 0` keeps the matches a subquery of their own: found through the trigram indexes,
-    // then sorted, never by walking a sort index and filtering (a full scan when they are rare).
-    return `select id from (select ${keyColumns(keys)} from orders o where ${where} offset 0) o
-             ${page}`;
-  }
   if (!first || first.ascending || NOT_NULL.has(first.expression)) {
     return `select o.id from orders o where ${where}
              order by ${orderBy(keys)} limit ${limit} offset ${offset}`;
@@ -264,17 +250,31 @@ function pageQuery(
   const half = (condition: string) =>
     `(select ${keyColumns(keys)} from orders o where ${where} and ${first.expression} ${condition}
        order by ${orderBy(keys, { firstNullsFirst: true })} limit ${depth})`;
-  return `select id from (${half("is not null")} union all ${half("is null")}) o ${page}`;
+  return `select id from (${half("is not null")} union all ${half("is null")}) o
+           order by ${orderBy(keys, { named: true })} limit ${limit} offset ${offset}`;
 }
 
-/**
- * The statements of a search: the page query (formatted columns, page order), the where
- * clause and parameters the count uses, and the count's bound (see `searchOrders`).
- */
-export function searchPlan(
-  request: OrderListRequest,
-  sample: SearchSample | null,
-): { page: string; where: string; params: unknown[]; bound: number; rare: boolean } {
+/** The statements of a search (see `searchOrders`). */
+export interface SearchPlan {
+  /** The page's orders, formatted, in page order (`pageQuery`). */
+  page: string;
+  /**
+   * For a selective or rare search: the matches' ids and sort keys gathered once (at most
+   * `bound + 1` of them, every one when rare), answering one row `{ id: null, total }` and the
+   * page's ids. Null for a broad search or without a sample.
+   */
+  gather: string | null;
+  /** The page's orders by id (parameter 1: the ids), formatted, in page order. */
+  byIds: string;
+  where: string;
+  params: unknown[];
+  /** The count's bound: more matches answer "more than bound". */
+  bound: number;
+  rare: boolean;
+}
+
+/** The statements of a search: see `SearchPlan` and `searchOrders`. */
+export function searchPlan(request: OrderListRequest, sample: SearchSample | null): SearchPlan {
   const keys = sortKeys(request.SortParams);
   const share = sampleShare(request, sample);
   const broad = share !== null && share >= BROAD_SHARE;
@@ -282,12 +282,26 @@ export function searchPlan(
   const offset = (request.PageIndex - 1) * request.PageSize;
   // No sampled order matches: the matches are rare (under about 1 in 10,000 orders).
   const rare = share === 0;
-  const ids = pageQuery(where, keys, request.PageSize, offset, rare);
+  const bound = Math.max(broad ? broadBound(share) : COUNT_CAP, offset + request.PageSize);
+  const ids = pageQuery(where, keys, request.PageSize, offset);
   // The page's rows only are read whole and formatted, after the limit.
   const page = `select ${ORDER_COLUMNS} from orders o join (${ids}) p on p.id = o.id
                 order by ${orderBy(keys)}`;
-  const bound = Math.max(broad ? broadBound(share) : COUNT_CAP, offset + request.PageSize);
-  return { page, where, params, bound, rare };
+  const byIds = `select ${ORDER_COLUMNS} from orders o where o.id = any($1::bigint[])
+                 order by ${orderBy(keys)}`;
+  // Rare matches are gathered whole (`offset 0`, no limit: found through the trigram indexes,
+  // never by a plan that hopes to stop early and reads every order instead).
+  const gather = share === null || broad ? null : `
+    with m as materialized (
+      select ${keyColumns(keys)} from orders o where ${where} ${
+    rare ? "offset 0" : `limit ${bound + 1}`
+  }
+    )
+    select null::bigint as id, count(*)::int as total from m
+    union all
+    (select id, null from m order by ${orderBy(keys, { named: true })}
+      limit ${request.PageSize} offset ${offset})`;
+  return { page, gather, byIds, where, params, bound, rare };
 }
 
 /**
@@ -297,7 +311,10 @@ export function searchPlan(
  * (on PostgreSQL the running statement is cancelled; PGlite cannot interrupt a statement, so
  * only the ones not yet started are skipped).
  *
- * The page is read first, in the sort's index order where one serves it (`pageQuery`); the
+ * A selective search (the sample's share of matches under `BROAD_SHARE`) gathers its matches'
+ * ids and sort keys once, up to the bound + 1 (every one when rare), and takes both the count
+ * and the page from them (`gatherPage`). Otherwise, or when they turn out more than the bound,
+ * the page is read in the sort's index order where one serves it (`pageQuery`); the
  * dates are formatted for the page's rows only, after the limit. The count then follows from
  * the page when the page is not full (the last one); otherwise it is counted up to a bound (or
  * the page's end when deeper) plus one: a number of matches above the bound answers
@@ -320,34 +337,68 @@ export async function searchOrders(
   signal?: AbortSignal,
 ): Promise<OrderListResult> {
   const plan = searchPlan(request, sample);
-  // On PostgreSQL the count runs beside the page, on another connection of the pool; its
-  // answer is dropped when the page alone tells the count. Not for rare matches, whose page
-  // almost always tells it (a second scan for nothing, when no index finds them). PGlite runs
-  // one statement at a time.
-  const counting = db.kind === "postgres" && !plan.rare
-    ? countOrders(db, plan.where, plan.params, plan.bound + 1, signal).catch((e: Error) => e)
-    : null;
-  const rows = await db.query<Omit<Order, "trackingNumbers">>(plan.page, plan.params, {
-    signal,
-  });
-  const offset = (request.PageIndex - 1) * request.PageSize;
-  let count: number;
-  let capped = false;
-  if (rows.length > 0 && rows.length < request.PageSize) count = offset + rows.length;
-  else if (rows.length === 0 && offset === 0) count = 0;
-  else {
-    const counted = await (counting ??
-      countOrders(db, plan.where, plan.params, plan.bound + 1, signal));
-    if (counted instanceof Error) throw counted;
-    count = counted;
-    if (count > plan.bound) [count, capped] = [plan.bound, true];
-  }
+  const gathered = plan.gather ? await gatherPage(db, plan, signal) : null;
+  const { rows, count } = gathered?.rows
+    ? { rows: gathered.rows, count: gathered.count }
+    : await readPage(db, plan, request, gathered?.count ?? null, signal);
+  const capped = count > plan.bound && !plan.rare;
   // One indexed query for the page's orders. (A json_agg subquery per row in the page query
   // saves this round trip on PostgreSQL but costs about 0.4 ms a row on PGlite.)
   const orders = (await attachTrackingNumbers(db, rows, signal)).map(contractOrder);
   return capped
-    ? { orders, totalRecordCount: count, countCapped: true }
+    ? { orders, totalRecordCount: plan.bound, countCapped: true }
     : { orders, totalRecordCount: count };
+}
+
+type PageRow = Omit<Order, "trackingNumbers">;
+
+/**
+ * A selective search's matches gathered once, counted and paged together (the page and the count
+ * each read them before). More than the bound (the sample promised fewer): no rows, and the
+ * count as "more than" for `readPage`. Rare matches are gathered whole and always paged here.
+ */
+async function gatherPage(
+  db: Db,
+  plan: SearchPlan,
+  signal?: AbortSignal,
+): Promise<{ rows: PageRow[] | null; count: number }> {
+  const found = await db.query<{ id: number | null; total: number | null }>(
+    plan.gather!,
+    plan.params,
+    { signal },
+  );
+  const total = found.find((row) => row.id === null)?.total ?? 0;
+  if (!plan.rare && total > plan.bound) return { rows: null, count: total };
+  const ids = found.flatMap((row) => row.id === null ? [] : [row.id]);
+  const rows = ids.length ? await db.query<PageRow>(plan.byIds, [ids], { signal }) : [];
+  return { rows, count: total };
+}
+
+/**
+ * The page in the sort's index order (`pageQuery`), and the count: `known` when gathering told
+ * it, else from the page when it is not full (the last one), else counted up to the bound + 1.
+ */
+async function readPage(
+  db: Db,
+  plan: SearchPlan,
+  request: OrderListRequest,
+  known: number | null,
+  signal?: AbortSignal,
+): Promise<{ rows: PageRow[]; count: number }> {
+  const count = () => countOrders(db, plan.where, plan.params, plan.bound + 1, signal);
+  // On PostgreSQL the count runs beside the page, on another connection of the pool; its answer
+  // is dropped when the page alone tells the count. PGlite runs one statement at a time.
+  const counting = db.kind === "postgres" && known === null ? count().catch((e: Error) => e) : null;
+  const rows = await db.query<PageRow>(plan.page, plan.params, { signal });
+  const offset = (request.PageIndex - 1) * request.PageSize;
+  if (known !== null) return { rows, count: known };
+  if (rows.length > 0 && rows.length < request.PageSize) {
+    return { rows, count: offset + rows.length };
+  }
+  if (rows.length === 0 && offset === 0) return { rows, count: 0 };
+  const counted = await (counting ?? count());
+  if (counted instanceof Error) throw counted;
+  return { rows, count: counted };
 }
 
 /** The number of matches, counting no further than `limit`. */
