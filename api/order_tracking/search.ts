@@ -58,7 +58,7 @@ const BROAD_SHARE = 0.01;
  * expected among them (share × budget, rounded down, at most COUNT_CAP), so the count costs
  * the same at 1M and 10M orders.
  */
-const COUNT_ROWS_BUDGET = 20_000;
+const COUNT_ROWS_BUDGET = 10_000;
 
 /**
  * The share of the sampled orders that `request`'s terms match (1 without terms), or null
