@@ -317,7 +317,8 @@ function readAttributes(s: string, p: number, limit: number, cell: boolean): num
     const vAt = p + 2, vEnd = s.indexOf('"', vAt);
     if (vEnd < 0 || vEnd >= limit) throw new Unsure();
     p = vEnd + 1;
-    const key = attrKey(s, nameAt, nameEnd);
+    // One-letter names (r, s, t) are the common case.
+    const key = nameEnd - nameAt === 1 ? s.charCodeAt(nameAt) | 0x20 : attrKey(s, nameAt, nameEnd);
     const bit = key === 114 ? 1 : key === 115 ? 2 : key === 116 ? 4 : 0;
     if (bit !== 0) {
       // Only the plain spelling, once.
