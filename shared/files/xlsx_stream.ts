@@ -36,6 +36,7 @@ interface CellContext {
 /** Distinct values remembered per kind; beyond that, new values are converted every time. */
 const NUMBER_CACHE = 16_384;
 
+/** The kind of number format of cell style `style` (-1: none). */
 function formatKind(ctx: CellContext, style: number): number {
   if (style < 0 || style >= ctx.formats.length) return PLAIN;
   let kind = ctx.kinds[style];
@@ -69,8 +70,9 @@ function printsAsItself(raw: string): boolean {
   const intLen = i - intAt;
   if (intLen === 0 || intLen > 15) return false;
   const zero = intLen === 1 && raw.charCodeAt(intAt) === 48;
+  if (intLen > 1 && raw.charCodeAt(intAt) === 48) return false; // "007" prints as "7"
   if (i === len) return !(zero && intAt === 1); // "-0" prints as "0"
-  if (c !== 46 || (intLen > 1 && raw.charCodeAt(intAt) === 48)) return false;
+  if (c !== 46) return false;
   const fracAt = ++i;
   c = raw.charCodeAt(i);
   while (c >= 48 && c <= 57) c = raw.charCodeAt(++i);

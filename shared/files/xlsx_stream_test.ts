@@ -300,6 +300,15 @@ Deno.test("sheet XML laid out as other producers write it is read by the streami
         ),
       true,
     ],
+    [
+      "numbers written with leading, trailing or no zeros, signs and exponents",
+      (x) =>
+        x.replace("<v>4</v>", "<v>004</v>").replace("<v>2.5</v>", "<v>2.50</v>").replace(
+          "<v>12</v>",
+          "<v>-0</v>",
+        ).replace("<v>0.1</v>", "<v>.5</v>").replace("<v>7</v>", "<v>1E-7</v>"),
+      true,
+    ],
     ["an upper-case R attribute", (x) => x.replace('<c r="B2"', '<c R="B2"'), false],
     ["a prefixed r attribute", (x) => x.replace('<c r="B2"', '<c x:r="B2"'), false],
     ["an attribute ending in r", (x) => x.replace('<c r="B2"', '<c foor="B2" r="B2"'), false],
