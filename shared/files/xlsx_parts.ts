@@ -154,6 +154,27 @@ export function own(text: string): string {
   return text.length < 13 ? text : JSON.parse(JSON.stringify(text));
 }
 
+const PRESERVED_T = '<t xml:space="preserve">';
+
+/**
+ * The text of an item that is one `<t>` holding text with nothing to decode (what Excel and
+ * LibreOffice write for most strings), found without a regex; undefined for any other item.
+ * `stringItemText` gives the same text for it.
+ */
+function plainItem(item: string): string | undefined {
+  let at: number;
+  if (item.startsWith("<t>")) at = 3;
+  else if (item.startsWith(PRESERVED_T)) at = PRESERVED_T.length;
+  else return undefined;
+  const end = item.indexOf("<", at);
+  if (end + 4 !== item.length || !item.startsWith("</t>", end)) return undefined;
+  for (let k = at; k < end; k++) {
+    const c = item.charCodeAt(k);
+    if (c === 38 || c === 95 || c === 13) return undefined;
+  }
+  return item.slice(at, end);
+}
+
 /**
  * The shared strings, read piece by piece (`<si>` by `<si>`) as SheetJS reads them. Null for
  * a layout it would read differently.
@@ -179,7 +200,7 @@ export async function sharedStrings(
     // Every block but the last ends with "</si>"; its empty tail is not an item.
     if (end < 0) items.pop();
     for (const item of items) {
-      const text = stringItemText(item.trim());
+      const text = plainItem(item) ?? stringItemText(item.trim());
       if (text === null) return null;
       out.push(text === undefined ? undefined : own(text));
     }

@@ -230,3 +230,99 @@ Deno.test("workbooks the streaming reader does not know are read by SheetJS, not
     assert.equal(t.rows.length, expected.rows.length, what);
   }
 });
+
+/** A small sheet as SheetJS writes it by default: text as `t="str"`, every cell with `r`. */
+function layoutBase(): Uint8Array {
+  const ws = XLSX.utils.aoa_to_sheet([
+    ["Item", "Qty", "Price", "Note", "Ok"],
+    ["A-1", 4, 2.5, "a &amp; b", true],
+    ["0042", 12, 0.1, "", false],
+    [null, 7, null, "last row", true],
+  ]);
+  const wb = XLSX.utils.book_new();
+  XLSX.utils.book_append_sheet(wb, ws, "Data");
+  return new Uint8Array(XLSX.write(wb, { type: "array", bookType: "xlsx" }));
+}
+
+const SHEET = "xl/worksheets/sheet1.xml";
+
+Deno.test("sheet XML laid out as other producers write it is read by the streaming reader, as SheetJS reads it", async () => {
+  const base = layoutBase();
+  // [what, edit of the sheet XML, whether the streaming reader reads it itself]
+  const cases: [string, (x: string) => string, boolean][] = [
+    ["as SheetJS writes it", (x) => x, true],
+    ["cells without r", (x) => x.replace(/(<c) r="[A-Z]+\d+"/g, "$1"), true],
+    ["rows without r", (x) => x.replace(/(<row) r="\d+"/g, "$1"), true],
+    ["neither rows nor cells with r", (x) => x.replace(/ r="[A-Z]*\d+"/g, ""), true],
+    [
+      "some cells without r after a gap",
+      (x) => x.replace(/<c r="[C-E]2"/g, "<c").replace('<c r="B2"', '<c r="C2"'),
+      true,
+    ],
+    [
+      "inline strings",
+      (x) => x.replace(/t="str"><v>([^<]*)<\/v>/g, 't="inlineStr"><is><t>$1</t></is>'),
+      true,
+    ],
+    [
+      "row and cell attributes as LibreOffice writes them",
+      (x) =>
+        x.replace(
+          /<row r="(\d+)">/g,
+          '<row r="$1" customFormat="false" ht="12.8" hidden="false" customHeight="false" outlineLevel="0" collapsed="false">',
+        ).replace(/<c r="([A-Z]+\d+)"(?! s=)/g, '<c r="$1" s="0"'),
+      true,
+    ],
+    [
+      "Excel's extra attributes",
+      (x) =>
+        x.replace(/<row r="(\d+)">/g, '<row r="$1" spans="1:5" x14ac:dyDescent="0.25">')
+          .replace('<c r="B2"', '<c r="B2" cm="1" vm="1"'),
+      true,
+    ],
+    [
+      "line breaks and indentation",
+      (x) =>
+        x.replace(/<row /g, "\n<row\n ").replace(/<c /g, "\n  <c \n\t").replace(
+          /<\/row>/g,
+          "\n</row>\n",
+        ),
+      true,
+    ],
+    // SheetJS does not see a cell there at all.
+    ["a line break right after <c", (x) => x.replace(/<c /g, "<c\n"), false],
+    [
+      "empty and self-closing cells",
+      (x) =>
+        x.replace('<c r="B4"', '<c r="A4" s="0"/><c r="B4"').replace(
+          '<c r="D4"',
+          '<c r="C4"></c><c r="D4"',
+        ),
+      true,
+    ],
+    [
+      "numbers written with leading, trailing or no zeros, signs and exponents",
+      (x) =>
+        x.replace("<v>4</v>", "<v>004</v>").replace("<v>2.5</v>", "<v>2.50</v>").replace(
+          "<v>12</v>",
+          "<v>-0</v>",
+        ).replace("<v>0.1</v>", "<v>.5</v>").replace("<v>7</v>", "<v>1E-7</v>"),
+      true,
+    ],
+    ["an upper-case R attribute", (x) => x.replace('<c r="B2"', '<c R="B2"'), false],
+    ["a prefixed r attribute", (x) => x.replace('<c r="B2"', '<c x:r="B2"'), false],
+    ["an attribute ending in r", (x) => x.replace('<c r="B2"', '<c foor="B2" r="B2"'), false],
+    ["single-quoted attributes", (x) => x.replace('<c r="B2"', "<c r='B2'"), false],
+    ["a comment between cells", (x) => x.replace('<c r="B2"', '<!-- x --><c r="B2"'), false],
+    ["a cell of another row", (x) => x.replace('<c r="B2"', '<c r="B3"'), false],
+    ["columns out of order", (x) => x.replace('<c r="B2"', '<c r="Z2"'), false],
+  ];
+  for (const [what, edit, read] of cases) {
+    const bytes = withPart(base, SHEET, edit);
+    for (const options of [{}, { hasHeaders: false }]) {
+      const { streamed, sheetjs } = await bothPaths(bytes, undefined, options);
+      assert.equal(streamed !== null, read, `${what}: ${read ? "fell back" : "was read"}`);
+      if (streamed !== null) assert.deepEqual(streamed, sheetjs, what);
+    }
+  }
+});
