@@ -8,6 +8,7 @@ import { z } from "zod";
 import { isForeignKeyViolation, isUniqueViolation } from "../db/client.ts";
 import { ConflictError, DomainError, type FieldErrors, NotFoundError } from "../db/errors.ts";
 import { logError } from "./log_error.ts";
+import { writeLog } from "./log.ts";
 import { currentRequestId } from "./request_id.ts";
 
 export type { FieldErrors };
@@ -123,6 +124,12 @@ export function handleError(error: Error, c: Context): Response {
       ? `${field}: the referenced record does not exist.`
       : "A referenced record does not exist.";
     return c.json({ message, ...(field && { errors: { [field]: [message] } }) }, 400);
+  }
+  if (c.req.raw.signal.aborted) {
+    // The client went away (the order list aborts its previous search as the user types) and
+    // the statement was cancelled: nothing failed, and nobody reads this answer.
+    writeLog("info", `${c.req.method} ${c.req.path} cancelled: the client went away`);
+    return new Response(null, { status: 499 });
   }
   // Never the error object itself: database errors carry the query's parameters.
   logError(`${c.req.method} ${c.req.path}`, error);
