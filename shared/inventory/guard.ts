@@ -45,6 +45,23 @@ export function guard(
   threshold: number = DEFAULT_GUARD_THRESHOLD,
   key: (itemNumber: string) => string = (s) => s.trim(),
 ): GuardVerdict {
+  const before = previous instanceof Map ? previous : previousMap(
+    previous as readonly ItemStatusEntry[] | null | undefined,
+    key,
+  );
+  return tally(current, (i) => before.get(key(current[i].itemNumber)), before.size > 0, threshold);
+}
+
+/**
+ * The verdict on `current` given each item's last delivered status (`was(i)`, undefined for an
+ * item without one); `compared` false gives the empty verdict of a first run.
+ */
+function tally(
+  current: readonly ItemStatusEntry[],
+  was: (i: number) => ItemStatus | undefined,
+  compared: boolean,
+  threshold: number,
+): GuardVerdict {
   const verdict: GuardVerdict = {
     flips: [],
     previouslyActive: 0,
@@ -53,20 +70,16 @@ export function guard(
     share: 0,
     threshold,
     held: false,
-    compared: false,
+    compared,
   };
-  const before = previous instanceof Map ? previous : previousMap(
-    previous as readonly ItemStatusEntry[] | null | undefined,
-    key,
-  );
-  if (before.size === 0) return verdict;
-  verdict.compared = true;
-  for (const item of current) {
-    const was = before.get(key(item.itemNumber));
-    if (was === undefined) continue;
-    if (was === "Active") verdict.previouslyActive++;
-    if (was === item.status) continue;
-    verdict.flips.push({ itemNumber: item.itemNumber, from: was, to: item.status });
+  if (!compared) return verdict;
+  for (let i = 0; i < current.length; i++) {
+    const from = was(i);
+    if (from === undefined) continue;
+    const item = current[i];
+    if (from === "Active") verdict.previouslyActive++;
+    if (from === item.status) continue;
+    verdict.flips.push({ itemNumber: item.itemNumber, from, to: item.status });
     if (item.status === "Inactive") verdict.turnedInactive++;
     else verdict.turnedActive++;
   }
@@ -126,32 +139,11 @@ export function guardByIndex(
   previous: PreviousByIndex,
   threshold: number = DEFAULT_GUARD_THRESHOLD,
 ): GuardVerdict {
-  const verdict: GuardVerdict = {
-    flips: [],
-    previouslyActive: 0,
-    turnedInactive: 0,
-    turnedActive: 0,
-    share: 0,
+  const { codes, statuses, given } = previous;
+  return tally(
+    current,
+    (i) => codes[i] === 0 ? undefined : statuses[codes[i] - 1],
+    given,
     threshold,
-    held: false,
-    compared: false,
-  };
-  if (!previous.given) return verdict;
-  verdict.compared = true;
-  const { codes, statuses } = previous;
-  for (let i = 0; i < current.length; i++) {
-    if (codes[i] === 0) continue;
-    const was = statuses[codes[i] - 1];
-    const item = current[i];
-    if (was === "Active") verdict.previouslyActive++;
-    if (was === item.status) continue;
-    verdict.flips.push({ itemNumber: item.itemNumber, from: was, to: item.status });
-    if (item.status === "Inactive") verdict.turnedInactive++;
-    else verdict.turnedActive++;
-  }
-  verdict.share = verdict.previouslyActive > 0
-    ? verdict.turnedInactive / verdict.previouslyActive
-    : 0;
-  verdict.held = verdict.share > threshold;
-  return verdict;
+  );
 }
