@@ -291,12 +291,9 @@ export function searchPlan(request: OrderListRequest, sample: SearchSample | nul
                  order by ${orderBy(keys)}`;
   // Rare matches are gathered whole (`offset 0`, no limit: found through the trigram indexes,
   // never by a plan that hopes to stop early and reads every order instead).
+  const gathered = rare ? "offset 0" : `limit ${bound + 1}`;
   const gather = share === null || broad ? null : `
-    with m as materialized (
-      select ${keyColumns(keys)} from orders o where ${where} ${
-    rare ? "offset 0" : `limit ${bound + 1}`
-  }
-    )
+    with m as materialized (select ${keyColumns(keys)} from orders o where ${where} ${gathered})
     select null::bigint as id, count(*)::int as total from m
     union all
     (select id, null from m order by ${orderBy(keys, { named: true })}
