@@ -222,16 +222,8 @@ export function predictItem(
   settings: PredictionSettings,
 ): ItemPrediction {
   const p = predictStock(history, index, quantity, nowMs, intervalDays, settings);
-  return {
-    dataPoints: p.dataPoints,
-    dailyRate: p.dailyRate,
-    expectedSales: p.expectedSales,
-    requiredStock: p.requiredStock,
-    lastDrop: p.lastDrop,
-    largeDrop: p.largeDrop,
-    belowRequired: p.belowRequired,
-    reason: predictionReason(p, quantity, intervalDays, settings),
-  };
+  const { days: _days, ...numbers } = p;
+  return { ...numbers, reason: predictionReason(p, quantity, intervalDays, settings) };
 }
 
 /**
