@@ -210,6 +210,11 @@ async function deliverJob(f: Fixture, runId: number) {
   return job;
 }
 
+/** Runs the due delivery jobs, as the worker's next tick would; returns how many ran. */
+function runDeliveryJobs(f: Fixture): Promise<number> {
+  return runDueJobs(f.deps, { kinds: [DELIVER], log: () => {} });
+}
+
 /** Time passes: the job's back-off is over. */
 async function backOffOver(f: Fixture) {
   await f.server.db.query(`update jobs set run_at = now() where status = 'queued'`);
@@ -224,7 +229,7 @@ Deno.test("an SFTP server that is down: the run fails with the reason, the file 
     const file = await assertFailedAndKept(f, answer, reason);
 
     // The delivery job tries again while the server is still down: same reason, back-off.
-    assert.equal(await runDueJobs(f.deps, { kinds: [DELIVER], log: () => {} }), 1);
+    assert.equal(await runDeliveryJobs(f), 1);
     let job = await deliverJob(f, answer.runId);
     assert.deepEqual([job.status, job.lastError, job.due], [
       "queued",
@@ -239,7 +244,7 @@ Deno.test("an SFTP server that is down: the run fails with the reason, the file 
     // The server is back; the job's next attempt delivers.
     relay.start();
     await backOffOver(f);
-    assert.equal(await runDueJobs(f.deps, { kinds: [DELIVER], log: () => {} }), 1);
+    assert.equal(await runDeliveryJobs(f), 1);
     job = await deliverJob(f, answer.runId);
     assert.deepEqual([job.status, job.lastError], ["succeeded", null]);
     await assertDeliveredOnce(f, answer.runId, file);
@@ -250,7 +255,7 @@ Deno.test("an SFTP server that is down: the run fails with the reason, the file 
     const again = await f.admin.post(`${API}/runs/${answer.runId}/deliver`);
     assert.equal(again.status, 200);
     assert.equal((again.body as { deliveryStatus: string }).deliveryStatus, "delivered");
-    assert.equal(await runDueJobs(f.deps, { kinds: [DELIVER], log: () => {} }), 0);
+    assert.equal(await runDeliveryJobs(f), 0);
     assert.equal(relay.connections, 1);
     assert.equal(await exists(f.onServer), false);
   } finally {
@@ -277,12 +282,12 @@ Deno.test("an SFTP server that refuses the login: the run fails with the reason,
     // login, and a server may ban an address that keeps failing to log in.
     let before = relay.connections;
     await backOffOver(f);
-    assert.equal(await runDueJobs(f.deps, { kinds: [DELIVER], log: () => {} }), 1);
+    assert.equal(await runDeliveryJobs(f), 1);
     const job = await deliverJob(f, answer.runId);
     assert.deepEqual([job.status, job.lastError], ["failed", `Delivery failed: ${reason}`]);
     assert.equal(relay.connections, before + 1);
     await backOffOver(f);
-    assert.equal(await runDueJobs(f.deps, { kinds: [DELIVER], log: () => {} }), 0);
+    assert.equal(await runDeliveryJobs(f), 0);
 
     // The staff member enters the right password and retries (POST runs/{id}/deliver).
     await f.resave(sftpConnectOptions().password);
