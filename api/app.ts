@@ -17,6 +17,7 @@ import { renderApiDocs } from "./http/api_docs_page.ts";
 import { routeDocs } from "./http/route_docs.ts";
 import { mountFeatures } from "./feature.ts";
 import { FEATURES } from "./features.ts";
+import { recordActivity } from "./activity/middleware.ts";
 
 /**
  * The API routes alone: every feature's routers, mounted at their paths in the list's order.
@@ -98,6 +99,9 @@ export function createApp(deps: Deps, options: { webDist?: string } = {}): Hono<
         frameAncestors: ["'none'"],
       },
       referrerPolicy: "same-origin",
+      // One clickjacking policy: no page of the app is framed by anyone, itself included, in
+      // browsers that read frame-ancestors and in those that only know X-Frame-Options.
+      xFrameOptions: "DENY",
     }),
   );
   app.use(refuseMalformedPaths);
@@ -115,6 +119,8 @@ export function createApp(deps: Deps, options: { webDist?: string } = {}): Hono<
   });
   app.use(bodyReadTimeout);
   app.use(csrfGuard);
+  // The activity log reads the records a state-changing request touches, before and after it.
+  app.use(recordActivity);
   app.route("/", apiRoutes());
   // Built once, on first use, from the finished route table (api/http/route_docs.ts).
   let document: Record<string, unknown> | undefined;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ConfigError, loadConfig } from "./config.ts";
+import { ConfigError, configWarnings, loadConfig } from "./config.ts";
 
 Deno.test("defaults apply when nothing is set", () => {
   const config = loadConfig({});
@@ -38,3 +38,18 @@ for (
     });
   });
 }
+
+Deno.test("PUBLIC_URL must be an http(s) URL; without it a warning says what is missing", () => {
+  assert.throws(
+    () => loadConfig({ PUBLIC_URL: "javascript:alert(1)" }),
+    /Invalid PUBLIC_URL: must be an http/,
+  );
+  assert.equal(
+    loadConfig({ PUBLIC_URL: "https://app.example.com" }).PUBLIC_URL,
+    "https://app.example.com",
+  );
+  assert.deepEqual(configWarnings(loadConfig({ PUBLIC_URL: "https://app.example.com" })), []);
+  const [warning] = configWarnings(loadConfig({}));
+  assert.match(warning, /PUBLIC_URL is not set/);
+  assert.match(warning, /ask their administrator/);
+});

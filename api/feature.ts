@@ -11,7 +11,9 @@ import type { Db } from "./db/client.ts";
 import type { Flag } from "./auth/guards.ts";
 import { type Feed, type FeedReader, registerFeed } from "./ingest/feeds.ts";
 import {
+  type BackgroundService,
   type JobHandler,
+  registerBackgroundService,
   registerJobHandler,
   registerScheduleSource,
   type ScheduleSource,
@@ -52,6 +54,8 @@ export interface Feature {
   jobHandlers?: Readonly<Record<string, JobHandler>>;
   /** Keep the area's recurring schedules in line with its data, at every tick. */
   scheduleSources?: readonly ScheduleSource[];
+  /** Long-lived work of the processes that run jobs (the mailbox listeners), stopped with them. */
+  services?: readonly BackgroundService[];
   /** The area's rows on the home page. */
   homeStats?: HomeStatsSource;
   /**
@@ -126,6 +130,7 @@ export function registerFeatures(features: readonly Feature[]): void {
       registerJobHandler(kind, handler);
     }
     for (const source of feature.scheduleSources ?? []) registerScheduleSource(source);
+    for (const service of feature.services ?? []) registerBackgroundService(service);
     if (feature.homeStats) homeStats.set(feature.name, feature.homeStats);
   }
 }

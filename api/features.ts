@@ -14,6 +14,7 @@ import { orderTracking } from "./order_tracking/feature.ts";
 import { inventory } from "./inventory/feature.ts";
 import { orderSubmission } from "./order_submission/feature.ts";
 import { notifications } from "./notifications/feature.ts";
+import { activity } from "./activity/feature.ts";
 
 /** Every feature area, in mount order (home statistics before order tracking: shared prefix). */
 export const FEATURES = [
@@ -26,6 +27,7 @@ export const FEATURES = [
   inventory,
   orderSubmission,
   notifications,
+  activity,
 ] as const;
 
 /** The feeds in use, e.g. `"order-tracking"`. */

@@ -15,6 +15,7 @@ import { type JobsHandle, startJobs } from "./jobs/runner.ts";
 import { registerFeatures } from "./feature.ts";
 import { FEATURES } from "./features.ts";
 import { setLogLevel, writeLog } from "./http/log.ts";
+import { fileWorkFor } from "./ingest/file_work.ts";
 
 /** A running server. */
 export interface RunningServer {
@@ -42,6 +43,7 @@ export async function openDeps(
   registerFeatures(FEATURES);
   const db = await openDb({
     url: config.DATABASE_URL,
+    poolSize: config.DATABASE_POOL_SIZE,
     dataDir: config.DATA_DIR === "memory://" ? "memory://" : `${config.DATA_DIR}/pglite`,
   });
   try {
@@ -78,6 +80,8 @@ export async function startServer(
   options: { webDist?: string; log?: (line: string) => void; jobs?: boolean } = {},
 ): Promise<RunningServer> {
   const deps = await openDeps(config, options.log);
+  // Files are read and the inventory engine runs in workers, off the thread answering requests.
+  deps.files = fileWorkFor(config);
   const runJobs = options.jobs ?? config.RUN_JOBS;
   const jobs: JobsHandle | null = runJobs ? startJobs(deps) : null;
   const app = createApp(deps, { webDist: options.webDist });
@@ -100,6 +104,7 @@ export async function startServer(
       ]);
       await Promise.all([httpDone, jobs?.stop({ graceMs })]);
       clearTimeout(timer);
+      deps.files?.close();
       await deps.db.close();
     },
   };

@@ -2,8 +2,9 @@
  * `deno task worker`: runs the background jobs (mailbox polls, import runs, schedules) without
  * HTTP, so web and workers can be scaled apart on one PostgreSQL (docs/design.md section 7).
  */
-import { type Config, ConfigError, loadConfig } from "./config.ts";
+import { type Config, ConfigError, configWarnings, loadConfig } from "./config.ts";
 import { openDeps } from "./server.ts";
+import { fileWorkFor } from "./ingest/file_work.ts";
 import { startJobs } from "./jobs/runner.ts";
 import { DbLockedError } from "./db/lock.ts";
 import { Hono } from "hono";
@@ -50,6 +51,7 @@ export async function startWorker(
   log?: (line: string) => void,
 ): Promise<RunningWorker> {
   const deps = await openDeps(config, log);
+  deps.files = fileWorkFor(config);
   const jobs = startJobs(deps, log ? { log } : {});
   const health = config.WORKER_HEALTH_PORT === undefined ? null : serveHealth(deps);
   return {
@@ -58,6 +60,7 @@ export async function startWorker(
       await health?.shutdown();
       // The job in hand finishes, or is given back after the grace period (api/jobs/runner.ts).
       await jobs.stop({ graceMs: config.SHUTDOWN_GRACE_SECONDS * 1000 });
+      deps.files?.close();
       await deps.db.close();
     },
   };
@@ -65,8 +68,11 @@ export async function startWorker(
 
 if (import.meta.main) {
   try {
-    const worker = await startWorker(loadConfig());
+    const config = loadConfig();
+    const worker = await startWorker(config);
     log.info("Worker running; stop with Ctrl-C or SIGTERM.");
+    // The worker sends most mail: it says once that its mails carry no links.
+    for (const warning of configWarnings(config)) log.warn(warning);
     onStopSignal("worker", () => worker.stop());
   } catch (error) {
     if (!(error instanceof ConfigError || error instanceof DbLockedError)) throw error;

@@ -7,20 +7,14 @@
 import { loadConfig } from "../api/config.ts";
 import { closePasswordPool, hashPassword, POOL_SIZE } from "../api/auth/password.ts";
 import { startServer } from "../api/server.ts";
+import { quantile } from "./stats.ts";
 
 const LOGINS = Number(Deno.env.get("BENCH_LOGINS") ?? 50);
 const BURSTS = Number(Deno.env.get("BENCH_LOGIN_BURSTS") ?? 3);
 const IDLE_PROBES = 200;
 const PROBE_PAUSE_MS = 10;
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-};
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))];
-};
+const median = (values: number[]) => quantile(values, 0.5);
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
 async function timedHealth(url: string): Promise<number> {
@@ -103,11 +97,11 @@ export async function loginLoadSection(machine: string): Promise<string> {
       "| measurement | median | p95 | max |",
       "| --- | ---: | ---: | ---: |",
       `| \`/health\` idle (${idle.length} requests) | ${ms(idleMedian)} | ${
-        ms(percentile(idle, 0.95))
+        ms(quantile(idle, 0.95))
       } | ${ms(Math.max(...idle))} |`,
       `| \`/health\` under ${LOGINS} concurrent logins (${loaded.length} requests) | ${
         ms(loadedMedian)
-      } | ${ms(percentile(loaded, 0.95))} | ${ms(Math.max(...loaded))} |`,
+      } | ${ms(quantile(loaded, 0.95))} | ${ms(Math.max(...loaded))} |`,
       `| ${LOGINS} logins, first to last answer | ${median(burstSeconds).toFixed(2)} s | | ${
         Math.max(...burstSeconds).toFixed(2)
       } s |`,

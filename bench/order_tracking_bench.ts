@@ -29,7 +29,7 @@ const IMPORT_RUNS = Number(Deno.env.get("BENCH_ORDER_IMPORT_RUNS") ?? 2);
 const PG_URL = Deno.env.get("BENCH_DATABASE_URL") ?? Deno.env.get("DATABASE_URL") ??
   "postgres://postgres@127.0.0.1:5432/test";
 
-const HEADERS = [
+export const HEADERS = [
   "PO Number",
   "Item Number",
   "Customer",
@@ -49,7 +49,7 @@ const SYLLABLES = ["ka", "lo", "mi", "ran", "sto", "vel", "dor", "pen", "tri", "
 const STATUSES = ["Open", "Shipped", "Backordered", "Cancelled", "Delivered"];
 
 /** Deterministic order rows shaped like a supplier's order status file. */
-function orderRows(count: number): string[][] {
+export function orderRows(count: number): string[][] {
   let seed = 11;
   const rnd = (n: number) => (seed = (seed * 1103515245 + 12345) >>> 0) % n;
   const rows: string[][] = [];
@@ -75,7 +75,7 @@ function orderRows(count: number): string[][] {
   return rows;
 }
 
-function csvText(rows: string[][]): string {
+export function csvText(rows: string[][]): string {
   const cell = (text: string) => /[",\r\n]/.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
   return rows.map((row) => row.map(cell).join(",")).join("\r\n") + "\r\n";
 }

@@ -27,16 +27,28 @@ async function deflate(b: Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuff
 }
 
 /** The same entries, deflated by zlib. */
-export async function rezip(bytes: Uint8Array): Promise<Uint8Array> {
+export function rezip(bytes: Uint8Array): Promise<Uint8Array> {
   const zip = XLSX.CFB.read(bytes, { type: "array" });
-  const parts: Uint8Array<ArrayBuffer>[] = [];
-  const central: Uint8Array<ArrayBuffer>[] = [];
-  let offset = 0;
+  const entries: [string, Uint8Array][] = [];
   for (let i = 0; i < zip.FullPaths.length; i++) {
     const entry = zip.FileIndex[i];
     if (entry.type !== 2 || entry.name === "\u0001Sh33tJ5") continue;
-    const name = new TextEncoder().encode(zip.FullPaths[i].replace(/^Root Entry\//, ""));
-    const data = new Uint8Array(entry.content as Uint8Array);
+    entries.push([
+      zip.FullPaths[i].replace(/^Root Entry\//, ""),
+      new Uint8Array(entry.content as Uint8Array),
+    ]);
+  }
+  return zipParts(entries);
+}
+
+/** A zip of the named parts, in that order, each deflated by zlib. */
+export async function zipParts(entries: [string, Uint8Array][]): Promise<Uint8Array> {
+  const parts: Uint8Array<ArrayBuffer>[] = [];
+  const central: Uint8Array<ArrayBuffer>[] = [];
+  let offset = 0;
+  for (const [path, content] of entries) {
+    const name = new TextEncoder().encode(path);
+    const data = new Uint8Array(content);
     const packed = await deflate(data);
     const crc = crc32(data);
     const local = new DataView(new ArrayBuffer(30));

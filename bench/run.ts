@@ -8,6 +8,7 @@ import { orderTrackingSection } from "./order_tracking_bench.ts";
 import { loginLoadSection } from "./login_bench.ts";
 import { inventorySection } from "./inventory_bench.ts";
 import { searchScaleSection } from "./search_scale_bench.ts";
+import { loadSection } from "./load_bench.ts";
 
 const RESULTS = new URL("../docs/benchmarks.md", import.meta.url).pathname;
 
@@ -34,7 +35,7 @@ try {
   doc =
     "# Benchmarks\n\nFigures from `deno task bench`; targets in docs/design.md section 10. Each section is rewritten by its own benchmark.\n";
 }
-// BENCH_ONLY=files, orders, auth, inventory or search-scale runs one part; the other sections are
+// BENCH_ONLY=files, orders, auth, inventory, search-scale or load runs one part; the other sections are
 // left as they were.
 const only = Deno.env.get("BENCH_ONLY");
 if (!only || only === "files") {
@@ -51,6 +52,9 @@ if (!only || only === "inventory") {
 }
 if (!only || only === "search-scale") {
   doc = replaceSection(doc, "## Order list at scale", await searchScaleSection());
+}
+if (!only || only === "load") {
+  doc = replaceSection(doc, "## Load and soak", await loadSection(machine()));
 }
 Deno.writeTextFileSync(RESULTS, doc.trimEnd() + "\n");
 // Formatted like the rest of the repository, so `deno fmt --check` stays green after a run.

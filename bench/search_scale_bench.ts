@@ -18,8 +18,14 @@ import type { Db } from "../api/db/client.ts";
 import { openDb } from "../api/db/client.ts";
 import { migrate } from "../api/db/migrate.ts";
 import { COUNT_CAP, searchOrders } from "../api/order_tracking/search.ts";
+import { forgetSeekPoints } from "../api/order_tracking/page_seek.ts";
+import { InvalidError } from "../api/db/errors.ts";
 import { refreshSearchSample } from "../api/order_tracking/search_sample.ts";
-import type { OrderListRequest, OrderListResult } from "../shared/contract/order_tracking.ts";
+import {
+  lastWindowPage,
+  type OrderListRequest,
+  type OrderListResult,
+} from "../shared/contract/order_tracking.ts";
 import { createSource, fillOrders } from "./order_tracking_bench.ts";
 
 const list = (name: string, fallback: string) =>
@@ -38,16 +44,16 @@ interface Case {
   name: string;
   search: Search;
   selective?: boolean;
+  /** A deep page: also timed without seek points (the first visit, `cold`). */
+  deep?: boolean;
 }
 
-/** The pager offers pages up to the capped count: page 200 of 50 rows is the last of 10,000. */
-const LAST_OFFERED = COUNT_CAP / 50;
+/** The last page the API serves at 50 rows a page (the result window): 200. */
+const LAST_OFFERED = lastWindowPage(50);
 
 /** The battery (bench/order_tracking_bench.ts fills the orders; values as it generates them). */
 export const BATTERY: Case[] = [
   { name: "no terms, page 1 (the screen as it opens)", search: {} },
-  { name: "no terms, middle page (100)", search: { PageIndex: LAST_OFFERED / 2 } },
-  { name: `no terms, last page offered (${LAST_OFFERED})`, search: { PageIndex: LAST_OFFERED } },
   { name: "no terms, Order Date descending", search: { SortParams: { orderDate: false } } },
   {
     name: "no terms, Customer Name ascending, page 100",
@@ -118,6 +124,48 @@ export const BATTERY: Case[] = [
   },
 ];
 
+/** One class of sort (and a broad search), whose deep pages the battery reads. */
+interface SortClass {
+  name: string;
+  search: Search;
+}
+
+/** Every class of sort column: its index read forwards, backwards, in two halves, never empty. */
+export const SORT_CLASSES: SortClass[] = [
+  { name: "no sort (newest first)", search: {} },
+  { name: "Customer Name ascending (text)", search: { SortParams: { customerName: true } } },
+  {
+    name: "Brand descending (text, empty last: two halves)",
+    search: { SortParams: { brandName: false } },
+  },
+  { name: "Qty descending (number, many ties)", search: { SortParams: { qty: false } } },
+  { name: "Order Date ascending (date)", search: { SortParams: { orderDate: true } } },
+  {
+    name: "Tracking Numbers descending (never empty)",
+    search: { SortParams: { trackingNumbers: false } },
+  },
+  {
+    name: 'broad AND "Supplier 1" AND "Brand 1" (6 %), newest first',
+    search: { SupplierNameParam: "Supplier 1", BrandNameParam: "Brand 1", AndOrParam: true },
+  },
+  {
+    name: 'one character "a" (76 %), Item Number descending',
+    search: { ShipToNameParam: "a", SortParams: { itemNumber: false } },
+  },
+];
+
+/** The pages read of each class: first, middle, last offered. */
+const DEEP_PAGES = [1, LAST_OFFERED / 2, LAST_OFFERED];
+
+/** The deep pages as cases of the battery (the target counts them). */
+export const DEEP: Case[] = SORT_CLASSES.flatMap(({ name, search }) =>
+  DEEP_PAGES.map((page) => ({
+    name: `${name}, page ${page}`,
+    search: { ...search, PageIndex: page },
+    deep: page > 1,
+  }))
+);
+
 /** Outside the target, measured to show the limit (docs/order_tracking.md). */
 export const LIMITS: Case[] = [
   {
@@ -129,9 +177,11 @@ export const LIMITS: Case[] = [
 interface Timed {
   median: number;
   result: OrderListResult;
+  /** A deep page's median without seek points (each run forgets them first). */
+  cold?: number;
 }
 
-async function timeCase(db: Db, request: OrderListRequest): Promise<Timed> {
+async function timeCase(db: Db, request: OrderListRequest, deep = false): Promise<Timed> {
   const sample = await refreshSearchSample(db);
   const result = await searchOrders(db, request, sample); // warm, and the answer
   // The sampled trigram choice changes speed, never results (search_test.ts checks it widely).
@@ -140,14 +190,44 @@ async function timeCase(db: Db, request: OrderListRequest): Promise<Timed> {
   if (JSON.stringify(plain.orders) !== JSON.stringify(result.orders)) {
     throw new Error(`sampled and plain search disagree: ${JSON.stringify(request)}`);
   }
+  const median = async (cold: boolean) => {
+    const times: number[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      if (cold) forgetSeekPoints();
+      const start = performance.now();
+      await searchOrders(db, request, sample);
+      times.push(performance.now() - start);
+    }
+    times.sort((a, b) => a - b);
+    return times[Math.floor(times.length / 2)];
+  };
+  const cold = deep ? await median(true) : undefined;
+  // The pages before it are read once, as a person paging or jumping there leaves them.
+  await searchOrders(db, request, sample);
+  return { median: await median(false), result, cold };
+}
+
+/**
+ * The time a page past the result window takes to be refused (median of RUNS, ms), and its
+ * message: `searchOrders` throws before any statement.
+ */
+async function timeBeyond(db: Db, search: Search): Promise<{ median: number; message: string }> {
+  const request = { PageSize: 50, ...search, PageIndex: LAST_OFFERED + 1 };
   const times: number[] = [];
+  let message = "";
   for (let i = 0; i < RUNS; i++) {
     const start = performance.now();
-    await searchOrders(db, request, sample);
+    try {
+      await searchOrders(db, request, null);
+      throw new Error(`page ${request.PageIndex} was served`);
+    } catch (e) {
+      if (!(e instanceof InvalidError)) throw e;
+      message = e.message;
+    }
     times.push(performance.now() - start);
   }
   times.sort((a, b) => a - b);
-  return { median: times[Math.floor(times.length / 2)], result };
+  return { median: times[Math.floor(times.length / 2)], message };
 }
 
 /** Opens (reusing or filling) the PostgreSQL database of `rows` orders. */
@@ -199,7 +279,12 @@ interface Column {
   label: string;
   rows: number;
   times: Timed[];
+  deep: Timed[];
+  /** Per sort class: the page past the window, refused. */
+  beyond: { median: number; message: string }[];
   limits: Timed[];
+  /** The load average (1 minute) when the column started and ended. */
+  load: [number, number];
 }
 
 async function runColumn(
@@ -209,21 +294,30 @@ async function runColumn(
 ): Promise<Column> {
   console.log(`${label}: ${rows} orders`);
   const target = await open();
+  const startLoad = Deno.loadavg()[0];
   try {
     const time = async (c: Case) => {
-      const timed = await timeCase(target.db, { PageSize: 50, PageIndex: 1, ...c.search });
+      const timed = await timeCase(target.db, { PageSize: 50, PageIndex: 1, ...c.search }, c.deep);
       console.log(
         `  ${timed.median.toFixed(1).padStart(8)} ms  ${
-          matches(timed.result).padStart(18)
-        }  ${c.name}`,
+          timed.cold === undefined ? "" : `(first visit ${timed.cold.toFixed(1)} ms)  `
+        }${matches(timed.result).padStart(18)}  ${c.name}`,
       );
       return timed;
     };
     const times: Timed[] = [];
     for (const c of BATTERY) times.push(await time(c));
+    const deep: Timed[] = [];
+    for (const c of DEEP) deep.push(await time(c));
+    const beyond = [];
+    for (const c of SORT_CLASSES) {
+      const refused = await timeBeyond(target.db, c.search);
+      console.log(`  ${refused.median.toFixed(3).padStart(8)} ms  refused  ${c.name}, page 201`);
+      beyond.push(refused);
+    }
     const limits: Timed[] = [];
     for (const c of LIMITS) limits.push(await time(c));
-    return { label, rows, times, limits };
+    return { label, rows, times, deep, beyond, limits, load: [startLoad, Deno.loadavg()[0]] };
   } finally {
     await target.close();
   }
@@ -235,9 +329,12 @@ const matches = (result: OrderListResult) =>
     : result.totalRecordCount.toLocaleString("en-US");
 const ms = (n: number) => n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n.toFixed(1)} ms`;
 
-/** Slowest of the battery ÷ fastest selective search. */
-function spread(column: Column): number {
-  const slowest = Math.max(...column.times.map((t) => t.median));
+/** Slowest of the battery and its deep pages ÷ fastest selective search. */
+function spread(column: Column, cold = false): number {
+  const slowest = Math.max(
+    ...column.times.map((t) => t.median),
+    ...column.deep.map((t) => cold ? t.cold ?? t.median : t.median),
+  );
   const fastest = Math.min(
     ...column.times.filter((_, i) => BATTERY[i].selective).map((t) => t.median),
   );
@@ -271,11 +368,31 @@ export async function searchScaleSection(): Promise<string> {
       } |`
     );
   const pg = columns.filter((c) => c.label.startsWith("PostgreSQL"));
-  const targetRows = columns.map((c) => {
+  const deepTable = DEEP.map((c, i) =>
+    `| ${c.name} | ${
+      columns.map((col) => {
+        const t = col.deep[i];
+        return `${ms(t.median)} | ${t.cold === undefined ? "" : ms(t.cold)} | ${matches(t.result)}`;
+      }).join(" | ")
+    } |`
+  );
+  const deepHeader = ["page", ...columns.flatMap((c) => [c.label, "first visit", "matches"])];
+  const beyondTable = SORT_CLASSES.map((c, i) =>
+    `| ${c.name}, page ${LAST_OFFERED + 1} | ${
+      columns.map((col) => `${col.beyond[i].median.toFixed(3)} ms`).join(" | ")
+    } |`
+  );
+  const targetRows = columns.flatMap((c) => {
     const s = spread(c);
-    return `| ${c.label}: slowest ≤ 10 × fastest selective | ${s.toFixed(1)} × | ${
-      s <= 10 ? "yes" : "no"
-    } |`;
+    const cold = spread(c, true);
+    return [
+      `| ${c.label}: slowest ≤ 10 × fastest selective | ${s.toFixed(1)} × | ${
+        s <= 10 ? "yes" : "no"
+      } |`,
+      `| ${c.label}: the same with deep pages at their first visit | ${cold.toFixed(1)} × | ${
+        cold <= 10 ? "yes" : "no"
+      } |`,
+    ];
   });
   if (pg.length >= 2) {
     const [small, large] = [pg[0], pg[pg.length - 1]];
@@ -309,6 +426,30 @@ export async function searchScaleSection(): Promise<string> {
     `| ${header.join(" | ")} |`,
     `| --- | ${header.slice(1).map(() => "---:").join(" | ")} |`,
     ...table(BATTERY, (c) => c.times),
+    "",
+    'Deep pages (docs/order_tracking.md, "Deep pages"), page size 50, for every class of sort ' +
+    `column: first, middle and last page offered (${LAST_OFFERED}). The median is of pages ` +
+    "read from a seek point (every page before it was read once: paging, or one jump there); " +
+    '"first visit" is the median of the same page with every seek point forgotten before ' +
+    'each run (it walks from the start and leaves the points). "more than N" on a deep page: ' +
+    "the page's end, from the one row read after it (no count).",
+    "",
+    `| ${deepHeader.join(" | ")} |`,
+    `| --- | ${deepHeader.slice(1).map(() => "---:").join(" | ")} |`,
+    ...deepTable,
+    "",
+    `A page past the window (${LAST_OFFERED + 1} of 50) is refused before any statement, with ` +
+    `"${columns[0]?.beyond[0]?.message ?? ""}" (400 through the API); median time to refuse:`,
+    "",
+    `| page | ${columns.map((c) => c.label).join(" | ")} |`,
+    `| --- | ${columns.map(() => "---:").join(" | ")} |`,
+    ...beyondTable,
+    "",
+    `Load average (1 minute) at the start and end of each column: ${
+      columns.map((c) => `${c.label} ${c.load[0].toFixed(1)} → ${c.load[1].toFixed(1)}`).join(
+        ", ",
+      )
+    } (2 cores).`,
     "",
     'Outside the target, the limits (docs/order_tracking.md, "Order list at scale"):',
     "",

@@ -1,4 +1,6 @@
 import assert from "node:assert/strict";
+import { writeTable } from "../shared/files/mod.ts";
+import { cutCsv, cutSheetXml, cutZip, withSheetXml } from "../shared/files/truncated_testing.ts";
 
 const root = new URL("../", import.meta.url).pathname;
 const fixture = (n: string) => `${root}tests/fixtures/files/${n}`;
@@ -88,5 +90,41 @@ Deno.test("a refused file exits non-zero with one clear line", async () => {
     assert.equal(r.stdout, "");
     assert.equal(r.stderr.trimEnd().split("\n").length, 1, r.stderr);
     assert.match(r.stderr.trimEnd(), message);
+  }
+});
+
+Deno.test("a file cut off in transfer is refused with one line, not shown with a row error", async () => {
+  const dir = Deno.makeTempDirSync({ prefix: "inspect_cut_" });
+  try {
+    const rows = Array.from({ length: 30 }, (_, i) => [`A${i}`, `line one\nline two ${i}`, "5"]);
+    const cases: [string, Uint8Array, RegExp][] = [
+      [
+        "stock.csv",
+        cutCsv(writeTable(["Item", "Note", "Qty"], rows, "csv")),
+        /^error: The file ends inside a quoted field that opens in row \d+: it was cut off .*Send the whole file again\.$/,
+      ],
+      [
+        "stock.xlsx",
+        cutZip(writeTable(["Item", "Note", "Qty"], rows, "xlsx"), 0.8),
+        /^error: The workbook ends early \(.*\): it was cut off in transfer; nothing was read\. Send the whole file again\.$/,
+      ],
+      [
+        "sheet.xlsx",
+        withSheetXml(writeTable(["Item", "Note", "Qty"], rows, "xlsx"), (x) => cutSheetXml(x)),
+        /^error: The workbook ends early \(the XML of xl\/worksheets\/sheet1\.xml stops before its end\)/,
+      ],
+    ];
+    for (const [name, bytes, message] of cases) {
+      Deno.writeFileSync(`${dir}/${name}`, bytes);
+      for (const json of [[], ["--json", "--all"]]) {
+        const r = await cli("inspect", ...json, `${dir}/${name}`);
+        assert.equal(r.code, 1, `${name}: ${r.stdout}`);
+        assert.equal(r.stdout, "");
+        assert.equal(r.stderr.trimEnd().split("\n").length, 1, r.stderr);
+        assert.match(r.stderr.trimEnd(), message);
+      }
+    }
+  } finally {
+    Deno.removeSync(dir, { recursive: true });
   }
 });

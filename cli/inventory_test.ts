@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { encodeBase64 } from "../shared/base64.ts";
-import { readTable } from "../shared/files/mod.ts";
+import { readTable, writeTable } from "../shared/files/mod.ts";
+import { cutCsv, cutSheetXml, cutZip, withSheetXml } from "../shared/files/truncated_testing.ts";
 
 const root = new URL("../", import.meta.url).pathname;
 const fixture = (n: string) => `${root}tests/fixtures/files/${n}`;
@@ -231,5 +232,49 @@ Deno.test("inventory process --snapshots: the prediction runs over stored quanti
     assert.equal(JSON.parse(Deno.readTextFileSync(next)).length, 7);
   } finally {
     Deno.removeSync(dir, { recursive: true });
+  }
+});
+
+Deno.test("inventory process: a supplier file cut off in transfer is refused, nothing is written", async () => {
+  const headers = ["Item Number", "Description", "Qty"];
+  const rows = Array.from({ length: 30 }, (_, i) => [`A${i}`, `line one\nline two ${i}`, "5"]);
+  const cases: [string, Record<string, unknown>, Uint8Array, RegExp][] = [
+    [
+      "stock.csv",
+      {},
+      cutCsv(writeTable(headers, rows, "csv")),
+      /^The file ends inside a quoted field that opens in row \d+: it was cut off/,
+    ],
+    [
+      "stock.xlsx",
+      { fileType: "xlsx" },
+      cutZip(writeTable(headers, rows, "xlsx")),
+      /^The workbook ends early \(its zip directory is missing\)/,
+    ],
+    [
+      "stock.xlsx",
+      { fileType: "xlsx" },
+      withSheetXml(writeTable(headers, rows, "xlsx"), (x) => cutSheetXml(x, 0.7)),
+      /^The workbook ends early \(the XML of xl\/worksheets\/sheet1\.xml stops before its end\)/,
+    ],
+  ];
+  for (const [name, source, bytes, message] of cases) {
+    const { dir, config, out } = setup(source);
+    try {
+      const file = `${dir}/${name}`;
+      Deno.writeFileSync(file, bytes);
+      const json = await cli(file, "--config", config, "--out", out, "--json");
+      assert.equal(json.code, 1, json.stdout + json.stderr);
+      const report = JSON.parse(json.stdout);
+      assert.equal(report.status, "refused");
+      assert.match(report.message, message);
+      const text = await cli(file, "--config", config, "--out", out);
+      assert.equal(text.code, 1);
+      assert.equal(text.stderr.trimEnd().split("\n").length, 1, text.stderr);
+      assert.match(text.stderr, /^error: .*(cut off|ends early)/);
+      assert.equal(await Deno.stat(out).then(() => true, () => false), false, "no file written");
+    } finally {
+      Deno.removeSync(dir, { recursive: true });
+    }
   }
 });

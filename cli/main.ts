@@ -8,6 +8,7 @@
  */
 import { Command, CommanderError } from "commander";
 import { EXIT_HELP } from "./client.ts";
+import { registerActivity } from "./activity.ts";
 import { registerAuth } from "./auth.ts";
 import { registerInspect } from "./inspect.ts";
 import { registerInventory } from "./inventory.ts";
@@ -55,6 +56,7 @@ export function buildProgram(jsonErrors = false): Command {
   registerOrders(program);
   registerInventory(program);
   registerNotifications(program);
+  registerActivity(program);
   registerInspect(program);
   addExamples(program);
   return program;
@@ -68,6 +70,7 @@ const GROUP_EXAMPLES: Record<string, string[]> = {
   orders: ['cli orders import sample.csv --source "Acme Supply"', "cli orders search --po 4500"],
   inventory: ['cli inventory process stock.csv --source "Widgets" --dry-run', "cli inventory list"],
   notifications: ["cli notifications list"],
+  activity: ["cli activity list --user alice --from 2026-11-01"],
   inspect: ["cli inspect supplier.xlsx --sheet Stock", "cli inspect orders.csv --json --all"],
 };
 

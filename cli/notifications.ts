@@ -4,6 +4,7 @@
  * @module
  */
 import type { Command } from "commander";
+import { sourceTypeLabel } from "../shared/catalog/display_names.ts";
 import { action, parseId, subcommand, table } from "./command.ts";
 
 /** Registers `notifications ...`. */
@@ -15,7 +16,11 @@ export function registerNotifications(program: Command): void {
     const list = await ctx.api.get<Record<string, unknown>[]>("/api/notification-settings");
     ctx.print(list, () =>
       table(
-        list.map((n) => ({ ...n, enabled: n.notificationEnabled ? "yes" : "no" })),
+        list.map((n) => ({
+          ...n,
+          sourceType: sourceTypeLabel(String(n.sourceType)),
+          enabled: n.notificationEnabled ? "yes" : "no",
+        })),
         [
           ["id", "ID"],
           ["name", "NAME"],

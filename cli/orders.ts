@@ -1,13 +1,14 @@
 /**
  * `cli orders import FILE --source ID_OR_NAME` (the mailed file's path: the same feed and run
  * engine, POST /api/order-tracking-sources/{id}/import, trigger "cli") and `cli orders search`
- * (POST /api/order-tracking/list).
+ * (POST /api/order-tracking/list; a page past the first 10,000 results is the server's 400, whose
+ * message says to narrow the search, exit 1).
  *
  * @module
  */
 import type { Command } from "commander";
 import type { ImportRunDetails } from "../shared/contract/email_sources.ts";
-import type { OrderListResult } from "../shared/contract/order_tracking.ts";
+import { type OrderListResult, RESULT_WINDOW } from "../shared/contract/order_tracking.ts";
 import { CliError } from "./client.ts";
 import { action, type Ctx, pick, subcommand, table } from "./command.ts";
 import { runExitCode, runText } from "./runs.ts";
@@ -86,7 +87,13 @@ export function registerOrders(program: Command): void {
   }
   search
     .option("--any", "match any of the terms (default: all)")
-    .option("--page <n>", "page number, from 1", "1")
+    .option(
+      "--page <n>",
+      `page number, from 1; pages past the first ${
+        RESULT_WINDOW.toLocaleString("en-US")
+      } results are refused (exit 1): narrow the search`,
+      "1",
+    )
     .option("--page-size <n>", "10, 25, 50, 100 or 250", "25")
     .option("--sort <field>", "sort by this field (append :desc to reverse)", "customerPoNumber")
     .action(action(async (ctx, options: Record<string, string | boolean | undefined>) => {
@@ -112,6 +119,8 @@ export function registerOrders(program: Command): void {
             ["lineStatus", "STATUS"],
             ["trackingNumbers", "TRACKING"],
           ])
-        }\n${result.orders.length} of ${result.totalRecordCount} order line(s).`);
+        }\n${result.orders.length} of ${result.countCapped ? "more than " : ""}${
+          result.totalRecordCount.toLocaleString("en-US")
+        } order line(s).`);
     }));
 }

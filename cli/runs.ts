@@ -6,6 +6,7 @@
  */
 import type { Command } from "commander";
 import type { ImportRunDetails, ImportRunSummary } from "../shared/contract/email_sources.ts";
+import { countsText } from "../shared/catalog/display_names.ts";
 import { EXIT } from "./client.ts";
 import { action, details, parseId, subcommand, table } from "./command.ts";
 
@@ -21,7 +22,7 @@ export function runText(run: ImportRunDetails): string {
     `Import run ${run.id} (${run.feed}, source ${run.sourceId}, ${run.trigger}): ${run.status}`,
     `File: ${run.fileName}${run.fileSize !== null ? ` (${run.fileSize} bytes)` : ""}`,
   ];
-  const counts = Object.entries(run.counts ?? {}).map(([k, v]) => `${k} ${v}`).join(", ");
+  const counts = countsText(run.counts);
   if (counts) lines.push(`Counts: ${counts}`);
   if (run.error) lines.push(`Error: ${run.error}`);
   for (const w of run.warnings ?? []) lines.push(`Warning: ${w}`);

@@ -1,6 +1,5 @@
 /** The /auth calls of the contract, plus password-reset completion. */
 import { Hono } from "hono";
-import type { Context } from "hono";
 import {
   completeResetRequest,
   type CurrentUser,
@@ -35,10 +34,6 @@ const RESET_SENT =
   "If that account exists and has an e-mail address, a password reset link has been sent to it.";
 
 const flag = (on: boolean) => (on ? "True" : "False") as "True" | "False";
-
-function linkBase(c: Context<AppEnv>): string {
-  return c.var.deps.config.PUBLIC_URL ?? new URL(c.req.url).origin;
-}
 
 export const authRoutes = new Hono<AppEnv>()
   .get("/allowed", requireUser, (c) => c.json(true))
@@ -108,8 +103,9 @@ export const authRoutes = new Hono<AppEnv>()
   })
   .post("/reset-password", body("json", resetPasswordRequest), async (c) => {
     const { username } = c.req.valid("json");
-    // The same work for every name: the lookup, the token and the mail happen in a job.
-    await requestPasswordReset(c.var.deps.db, username, linkBase(c));
+    // The same work for every name: the lookup, the token and the mail happen in a job. The
+    // request gives it no origin: the link uses PUBLIC_URL alone, whatever Host this names.
+    await requestPasswordReset(c.var.deps.db, username);
     return c.json({ message: RESET_SENT });
   })
   .post("/reset-password/complete", body("json", completeResetRequest), async (c) => {

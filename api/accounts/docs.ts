@@ -4,6 +4,7 @@ import { routeDocs } from "../http/route_docs.ts";
 import { currentUser } from "../../shared/contract/auth.ts";
 import {
   accessToken,
+  configWarningsAnswer,
   createdAccessToken,
   orderTrackingSettings,
   userAccount,
@@ -15,6 +16,15 @@ const P1 = "Spec part 1, section 7.";
 export const accountsDocs = routeDocs([
   {
     method: "GET",
+    path: "/api/accounts/config-warnings",
+    summary:
+      "What the server's configuration leaves out, for the admin's pages (beyond the contract; " +
+      "e.g. PUBLIC_URL unset: mails carry no links)",
+    response: configWarningsAnswer,
+    access: "admin",
+  },
+  {
+    method: "GET",
     path: "/api/accounts/tokens",
     summary: "The signed-in user's personal access tokens (beyond the contract; docs/auth.md)",
     response: z.array(accessToken),
@@ -23,7 +33,9 @@ export const accountsDocs = routeDocs([
   {
     method: "POST",
     path: "/api/accounts/tokens",
-    summary: "Create a personal access token; the answer shows it this once",
+    summary:
+      "Create a personal access token; the answer shows it this once. Needs a browser session " +
+      "logged in within 30 minutes (a token gets 403; docs/auth.md)",
     response: createdAccessToken,
     access: "any",
   },
@@ -37,7 +49,8 @@ export const accountsDocs = routeDocs([
   {
     method: "DELETE",
     path: "/api/accounts/tokens/:id",
-    summary: "Revoke one of the signed-in user's access tokens",
+    summary:
+      "Revoke one of the signed-in user's access tokens (a browser session; a token gets 403)",
     response: "empty",
     access: "any",
   },
@@ -122,19 +135,20 @@ export const accountsDocs = routeDocs([
     path: "/api/accounts/update/user-info",
     summary: "Change e-mail, first and last name",
     response: userInfo,
-    description: P1,
+    description: `${P1} Changing one's own e-mail needs a browser session logged in within 30 ` +
+      "minutes (a token gets 403); the old address is told by mail (docs/auth.md).",
   },
   {
     method: "POST",
     path: "/api/accounts/update/username",
     summary: "Rename a user",
     response: z.object({ username: z.string() }),
-    description: P1,
+    description: `${P1} Renaming oneself needs a browser session logged in within 30 minutes.`,
   },
   {
     method: "POST",
     path: "/api/accounts/update/password",
-    summary: "Change a password (the current one is checked)",
+    summary: "Change a password (the current one is checked; a browser session, never a token)",
     response: "empty",
     description: P1,
   },

@@ -8,6 +8,7 @@ import { accountsDocs } from "./docs.ts";
 import { PASSWORD_RESET_JOB, passwordResetJob } from "../auth/password_reset.ts";
 import { authRoutes } from "./auth_routes.ts";
 import { accountRoutes } from "./routes.ts";
+import { EMAIL_CHANGED_JOB, emailChangedJob } from "./email_change.ts";
 
 /** The accounts feature. */
 export const accounts = defineFeature({
@@ -17,6 +18,6 @@ export const accounts = defineFeature({
     { path: "/auth", router: authRoutes },
     { path: "/api/accounts", router: accountRoutes },
   ],
-  jobHandlers: { [PASSWORD_RESET_JOB]: passwordResetJob },
+  jobHandlers: { [PASSWORD_RESET_JOB]: passwordResetJob, [EMAIL_CHANGED_JOB]: emailChangedJob },
   docs: accountsDocs,
 });

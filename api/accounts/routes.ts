@@ -4,7 +4,9 @@
  */
 import { Hono } from "hono";
 import { z } from "zod";
+import { configWarnings } from "../config.ts";
 import {
+  type ConfigWarnings,
   createAccessTokenRequest,
   saveSettingsRequest,
   saveUserRequest,
@@ -19,12 +21,14 @@ import { badRequest, conflict, forbidden, notFound } from "../http/errors.ts";
 import { body, idParam } from "../http/validate.ts";
 import { boundedString, MAX_ID } from "../../shared/contract/fields.ts";
 import { setUsernameCookie } from "../auth/cookies.ts";
-import { requireAdmin, requireUser } from "../auth/guards.ts";
+import { ensureRecentLogin, ensureSession, requireAdmin, requireUser } from "../auth/guards.ts";
 import { hashPassword, verifyPassword } from "../auth/password.ts";
-import { revokeUserSessions, type SessionUser } from "../auth/sessions.ts";
+import type { SessionUser } from "../auth/sessions.ts";
+import { endUserAccess } from "../auth/user_access.ts";
 import { createAccessToken, listAccessTokens, revokeAccessToken } from "../auth/access_tokens.ts";
 import { admitAttempt, recordFailure, recordSuccess, throttled } from "../auth/throttle.ts";
 import { clientAddress } from "../http/client.ts";
+import { noticeEmailChange } from "./email_change.ts";
 import {
   accountById,
   countUsers,
@@ -49,6 +53,9 @@ const OWN_ACCOUNT_ONLY = "You can only view or change your own account.";
 function ensureSelfOrAdmin(user: SessionUser, userId: number): void {
   if (!user.isAdmin && user.userId !== userId) throw forbidden(OWN_ACCOUNT_ONLY);
 }
+
+/** Two addresses are the same mailbox when they differ in case only. */
+const sameAddress = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 
 /** 404 unless the user exists. */
 async function ensureUserExists(db: Db, userId: number): Promise<void> {
@@ -108,8 +115,28 @@ export const accountRoutes = new Hono<AppEnv>()
   )
   .post("/update/user-info", requireUser, body("json", updateUserInfoRequest), async (c) => {
     const { userId, ...fields } = c.req.valid("json");
-    ensureSelfOrAdmin(c.var.user, userId);
-    const info = await updateUserInfo(c.var.deps.db, userId, fields);
+    const { db } = c.var.deps;
+    const me = c.var.user;
+    ensureSelfOrAdmin(me, userId);
+    const before = await userInfoById(db, userId);
+    if (!before) throw notFound(`User ${userId}`);
+    const emailChanges = !sameAddress(before.email, fields.email);
+    // One's own address is where password resets go: a token or an old session must not move it.
+    if (emailChanges && userId === me.userId) {
+      await ensureRecentLogin(c, "Changing your e-mail address");
+    }
+    const info = await db.transaction(async (tx) => {
+      const saved = await updateUserInfo(tx, userId, fields);
+      if (saved && emailChanges) {
+        await noticeEmailChange(tx, {
+          username: saved.username,
+          oldEmail: before.email,
+          newEmail: saved.email,
+          byAdmin: userId !== me.userId,
+        });
+      }
+      return saved;
+    });
     if (!info) throw notFound(`User ${userId}`);
     return c.json(info);
   })
@@ -119,6 +146,10 @@ export const accountRoutes = new Hono<AppEnv>()
     ensureSelfOrAdmin(c.var.user, userId);
     const info = await userInfoById(db, userId);
     if (!info) throw notFound(`User ${userId}`);
+    // Renamed by a stranger, the owner could neither log in nor ask for a reset by name.
+    if (userId === c.var.user.userId && info.username !== newUsername) {
+      await ensureRecentLogin(c, "Changing your username");
+    }
     // A stale page (renamed in another tab) must not rename on old information.
     if (
       oldUsername && oldUsername.toLowerCase() !== info.username.normalize("NFKC").toLowerCase()
@@ -134,6 +165,8 @@ export const accountRoutes = new Hono<AppEnv>()
     const { userId, username, oldPassword, newPassword } = c.req.valid("json");
     const { db } = c.var.deps;
     ensureSelfOrAdmin(c.var.user, userId);
+    // The old password in the body is the proof; a token never changes a password.
+    ensureSession(c, "Changing the password");
     const info = await userInfoById(db, userId);
     if (!info) throw notFound(`User ${userId}`);
     if (username && username.toLowerCase() !== info.username.toLowerCase()) {
@@ -152,9 +185,10 @@ export const accountRoutes = new Hono<AppEnv>()
     await recordSuccess(db, throttleKey, address);
     await db.transaction(async (tx) => {
       await setPasswordHash(tx, userId, await hashPassword(newPassword));
-      // Whoever knew the old password is signed out everywhere but here.
+      // Whoever knew the old password is signed out everywhere but here, and every access token
+      // is revoked (the CLI logs in again).
       const keep = userId === c.var.user.userId ? c.var.user.sessionId : undefined;
-      await revokeUserSessions(tx, userId, "password changed", keep);
+      await endUserAccess(tx, userId, "password changed", keep);
     });
     return c.body(null, 204);
   })
@@ -175,10 +209,8 @@ export const accountRoutes = new Hono<AppEnv>()
     return c.json(await listAccessTokens(c.var.deps.db, c.var.user.userId));
   })
   .post("/tokens", requireUser, body("json", createAccessTokenRequest), async (c) => {
-    // A leaked token must not be able to mint tokens that outlive its revocation.
-    if (c.var.user.sessionId.startsWith("token:")) {
-      throw forbidden("Create access tokens on the account page or with `cli login`.");
-    }
+    // A leaked token (or an old session left open) must not mint tokens that outlive it.
+    await ensureRecentLogin(c, "Creating an access token");
     const { name } = c.req.valid("json");
     return c.json(await createAccessToken(c.var.deps.db, c.var.user.userId, name));
   })
@@ -189,11 +221,18 @@ export const accountRoutes = new Hono<AppEnv>()
     return c.body(null, 204);
   })
   .delete("/tokens/:id", requireUser, body("param", idParam), async (c) => {
+    // A token may revoke itself (above), not its siblings: a leaked one must not cut off the
+    // owner's CI. Revoking needs a session but not a recent login: it only takes access away.
+    ensureSession(c, "Revoking an access token");
     const { id } = c.req.valid("param");
     if (!(await revokeAccessToken(c.var.deps.db, c.var.user.userId, id))) {
       throw notFound(`Access token ${id}`);
     }
     return c.body(null, 204);
+  })
+  // What the admin should fix in the configuration (docs/operations.md, "PUBLIC_URL").
+  .get("/config-warnings", requireAdmin, (c) => {
+    return c.json({ warnings: configWarnings(c.var.deps.config) } satisfies ConfigWarnings);
   })
   .get("/count", requireAdmin, async (c) => c.json(await countUsers(c.var.deps.db)))
   .get("/list", requireAdmin, async (c) => c.json(await listAccounts(c.var.deps.db)))
@@ -213,6 +252,16 @@ export const accountRoutes = new Hono<AppEnv>()
     if (userId === me.userId && fields.activeStatus === false) {
       throw badRequest("You cannot deactivate your own account.");
     }
+    const before = userId === 0 ? null : await accountById(db, userId);
+    if (userId !== 0 && !before) throw notFound(`User ${userId}`);
+    const emailChanges = before !== null && !sameAddress(before.email, fields.email);
+    // The admin's own credentials follow the account page's rules: no token, a recent login.
+    if (
+      before && userId === me.userId &&
+      (emailChanges || password || before.username !== fields.username)
+    ) {
+      await ensureRecentLogin(c, "Changing your own e-mail address, username or password");
+    }
     const passwordHash = password ? await hashPassword(password) : null;
     const savedId = await db.transaction(async (tx) => {
       await ensureUsernameFree(tx, fields.username, userId);
@@ -221,13 +270,17 @@ export const accountRoutes = new Hono<AppEnv>()
         throw notFound(`User ${userId}`);
       }
       if (passwordHash || fields.activeStatus === false) {
+        // Sessions and access tokens alike; reactivating later revives neither.
         const reason = passwordHash ? "password changed by an admin" : "user deactivated";
-        await revokeUserSessions(
-          tx,
-          userId,
-          reason,
-          userId === me.userId ? me.sessionId : undefined,
-        );
+        await endUserAccess(tx, userId, reason, userId === me.userId ? me.sessionId : undefined);
+      }
+      if (emailChanges) {
+        await noticeEmailChange(tx, {
+          username: fields.username,
+          oldEmail: before!.email,
+          newEmail: fields.email,
+          byAdmin: userId !== me.userId,
+        });
       }
       return userId;
     });

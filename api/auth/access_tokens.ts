@@ -48,11 +48,27 @@ export async function listAccessTokens(db: Db, userId: number): Promise<AccessTo
 /** Revokes one of the user's tokens; false when the user has no such live token. */
 export async function revokeAccessToken(db: Db, userId: number, id: number): Promise<boolean> {
   const rows = await db.query<{ id: number }>(
-    `update access_tokens set revoked_at = now()
+    `update access_tokens set revoked_at = now(), revoked_reason = 'revoked by its user'
       where id = $1 and user_id = $2 and revoked_at is null returning id`,
     [id, userId],
   );
   return rows.length > 0;
+}
+
+/**
+ * Revokes every live token of a user (with their sessions: `endUserAccess` in user_access.ts).
+ * Revoked stays revoked: reactivating the user brings none back.
+ */
+export async function revokeUserAccessTokens(
+  db: Db,
+  userId: number,
+  reason: string,
+): Promise<void> {
+  await db.query(
+    `update access_tokens set revoked_at = now(), revoked_reason = $2
+      where user_id = $1 and revoked_at is null`,
+    [userId, reason],
+  );
 }
 
 /** The id of the live token with this value (for `cli logout`, which revokes its own token). */

@@ -10,8 +10,9 @@ import type { JobHandler } from "../jobs/handlers.ts";
 import { enqueueJob } from "../jobs/queue.ts";
 import { invalid } from "../db/errors.ts";
 import { hashPassword } from "./password.ts";
-import { revokeUserSessions } from "./sessions.ts";
+import { endUserAccess } from "./user_access.ts";
 import { hashToken, randomToken } from "./tokens.ts";
+import { appLink } from "../../shared/app_link.ts";
 
 export const RESET_TOKEN_MINUTES = 30;
 /** More requests than this within the validity window send nothing, so no mailbox is flooded. */
@@ -48,7 +49,7 @@ export async function createResetToken(
 
 /**
  * Sets a new password with a reset token: the token is spent, the user's other reset tokens are
- * dropped and every session of the user ends.
+ * dropped, every session of the user ends and their access tokens are revoked.
  */
 export async function completeReset(db: Db, token: string, newPassword: string): Promise<void> {
   const passwordHash = await hashPassword(newPassword);
@@ -64,7 +65,7 @@ export async function completeReset(db: Db, token: string, newPassword: string):
     await tx.query("delete from password_reset_tokens where user_id = $1 and used_at is null", [
       row.userId,
     ]);
-    await revokeUserSessions(tx, row.userId, "password reset");
+    await endUserAccess(tx, row.userId, "password reset");
   });
 }
 
@@ -73,17 +74,14 @@ export const PASSWORD_RESET_JOB = "password-reset-mail";
 
 /**
  * Enqueues the reset mail for `username`, whoever that is: the caller answers the same at once.
- * `linkBase` is the origin the link points at (`PUBLIC_URL`, else the request's origin). While one
+ * The request gives the job nothing but the name: the link is built from `PUBLIC_URL` alone when
+ * the mail is made, never from the request's Host (docs/auth.md, "Mailed links"). While one
  * request for a name waits, more requests for it add nothing.
  */
-export async function requestPasswordReset(
-  db: Db,
-  username: string,
-  linkBase: string,
-): Promise<void> {
+export async function requestPasswordReset(db: Db, username: string): Promise<void> {
   await enqueueJob(db, {
     kind: PASSWORD_RESET_JOB,
-    payload: { username, linkBase },
+    payload: { username },
     dedupeKey: `${PASSWORD_RESET_JOB}:${username.toLowerCase()}`,
     maxAttempts: 3,
   });
@@ -96,37 +94,55 @@ export function resetMailText(username: string, link: string): string {
     `ignore this e-mail; your password stays as it is.\n`;
 }
 
-/** Runs one reset job: a token and a mail for a known active user with an address, else nothing. */
+/** The text of the reset mail of a server that knows no public address: no link, whom to ask. */
+export function resetMailTextWithoutLink(username: string): string {
+  return `Hello ${username},\n\nSomeone asked to reset your password. This server cannot send ` +
+    `reset links because its web address is not configured, so please ask your administrator ` +
+    `to reset your password for you.\n\nIf it was not you, ignore this e-mail; your password ` +
+    `stays as it is.\n`;
+}
+
+/**
+ * Runs one reset job: a token and a mail for a known active user with an address, else nothing.
+ * Without `PUBLIC_URL` the mail carries no link and the token is spent at once (it still counts
+ * towards `MAX_RESETS_PER_WINDOW`, so the no-link mail cannot be used to flood a mailbox).
+ */
 export async function sendResetMail(
-  deps: Pick<Deps, "db" | "mailer">,
-  payload: { username: string; linkBase: string },
+  deps: Pick<Deps, "db" | "mailer" | "config">,
+  payload: { username: string },
 ): Promise<void> {
   const reset = await createResetToken(deps.db, payload.username);
   if (!reset) return;
-  const link = new URL(
-    `/reset-password?token=${encodeURIComponent(reset.token)}`,
-    payload.linkBase,
-  ).href;
+  const tokenHash = await hashToken(reset.token);
+  const base = deps.config.PUBLIC_URL;
+  if (!base) {
+    await deps.db.query("update password_reset_tokens set used_at = now() where token_hash = $1", [
+      tokenHash,
+    ]);
+  }
+  const text = base
+    ? resetMailText(
+      reset.username,
+      appLink(base, `/reset-password?token=${encodeURIComponent(reset.token)}`),
+    )
+    : resetMailTextWithoutLink(reset.username);
   try {
-    await deps.mailer.send({
-      to: reset.email,
-      subject: "Password reset",
-      text: resetMailText(reset.username, link),
-    });
+    await deps.mailer.send({ to: reset.email, subject: "Password reset", text });
   } catch (error) {
     // A token whose mail never left is useless; the retry makes a new one.
-    await deps.db.query("delete from password_reset_tokens where token_hash = $1", [
-      await hashToken(reset.token),
-    ]);
+    await deps.db.query("delete from password_reset_tokens where token_hash = $1", [tokenHash]);
     throw new Error(
       `password reset mail for user ${reset.username} failed: ${(error as Error).message}`,
     );
   }
 }
 
-/** The job handler of `PASSWORD_RESET_JOB`, registered by the accounts feature. */
+/**
+ * The job handler of `PASSWORD_RESET_JOB`, registered by the accounts feature. A job queued by an
+ * older version may carry a `linkBase` taken from its request: it is ignored.
+ */
 export const passwordResetJob: JobHandler = {
   async run(deps, job) {
-    await sendResetMail(deps, job.payload as { username: string; linkBase: string });
+    await sendResetMail(deps, { username: String(job.payload.username) });
   },
 };

@@ -63,6 +63,23 @@ export async function openSession(
   });
 }
 
+/**
+ * True when the session was opened (the password proven at login) within the last `minutes`.
+ * Sessions are only opened by a login with the password; refreshes keep the opening time.
+ */
+export async function sessionProvedPasswordWithin(
+  db: Db,
+  sessionId: string,
+  minutes: number,
+): Promise<boolean> {
+  const [row] = await db.query<{ recent: boolean }>(
+    `select created_at > now() - make_interval(mins => $2) as recent
+       from sessions where id = $1 and revoked_at is null`,
+    [sessionId, minutes],
+  );
+  return row?.recent === true;
+}
+
 /** Finds the active user behind an access token, or null when it is unknown, expired or revoked. */
 export async function userForAccessToken(db: Db, token: string): Promise<SessionUser | null> {
   const [row] = await db.query<SessionUser>(

@@ -2,10 +2,9 @@
  * One database interface over embedded PGlite and PostgreSQL (postgres.js). Queries use `$1`
  * placeholders on both; values are always parameters, never SQL text.
  */
-import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
-import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import postgres from "postgres";
 import { lockDataDir } from "./lock.ts";
+import { openPgliteWorker } from "./pglite_remote.ts";
 
 /** A row as the drivers return it. */
 export type Row = Record<string, unknown>;
@@ -16,14 +15,24 @@ export interface Db {
   /**
    * Runs one parameterised statement and returns its rows. An aborted `signal` cancels the
    * statement on PostgreSQL; PGlite cannot interrupt one, so there it only stops a statement
-   * from starting.
+   * from starting (also one still waiting for its turn on PGlite's one connection).
    */
   query<T = Row>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<T[]>;
   /** Runs several statements without parameters (migrations). */
   exec(sql: string): Promise<void>;
   /** Runs `fn` in a transaction; nested calls become savepoints. */
-  transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T>;
+  transaction<T>(fn: (tx: Db) => Promise<T>, options?: TransactionOptions): Promise<T>;
   close(): Promise<void>;
+}
+
+/** Per-transaction options. */
+export interface TransactionOptions {
+  /**
+   * Work nobody waits for (an import's batches): on PGlite's one connection it lets waiting
+   * statements go first (api/db/pglite_remote.ts); PostgreSQL has a connection per transaction
+   * and ignores it.
+   */
+  background?: boolean;
 }
 
 /** Per-statement options. */
@@ -46,54 +55,29 @@ const toNumber = (value: string) => Number(value);
  * await db.query("select 1 as one"); // [{ one: 1 }]
  * ```
  */
-export async function openDb(options: { url?: string; dataDir?: string }): Promise<Db> {
-  if (options.url) return openPostgres(options.url);
+export async function openDb(
+  options: { url?: string; dataDir?: string; poolSize?: number },
+): Promise<Db> {
+  if (options.url) return openPostgres(options.url, options.poolSize ?? 10);
   return await openPglite(options.dataDir ?? "memory://");
 }
 
 async function openPglite(dataDir: string): Promise<Db> {
   // One process per directory (api/db/lock.ts): a second opener fails here, before PGlite starts.
   const lock = dataDir.startsWith("memory://") ? null : await lockDataDir(dataDir);
-  let pg: PGlite;
   try {
-    pg = await PGlite.create({
-      dataDir,
-      extensions: { pg_trgm },
-      parsers: { [pgliteTypes.INT8]: toNumber, [pgliteTypes.NUMERIC]: toNumber },
-    });
+    // PGlite runs in a worker of its own so that no statement holds the thread answering requests.
+    return await openPgliteWorker(dataDir, async () => await lock?.release());
   } catch (error) {
     await lock?.release();
     throw error;
   }
-  type Tx = Pick<PGlite, "query" | "exec">;
-  const wrap = (conn: Tx, inTx: boolean, savepoints = { n: 0 }): Db => ({
-    kind: "pglite",
-    async query<T>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
-      // One WASM thread runs the statement to its end: only one not yet started can be skipped.
-      options?.signal?.throwIfAborted();
-      return (await conn.query<T>(sql, params as unknown[])).rows;
-    },
-    async exec(sql: string) {
-      await conn.exec(sql);
-    },
-    transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
-      if (!inTx) return pg.transaction((tx) => fn(wrap(tx, true)));
-      return savepoint(wrap(conn, true, savepoints), `sp${++savepoints.n}`, fn);
-    },
-    close: async () => {
-      try {
-        await pg.close();
-      } finally {
-        await lock?.release();
-      }
-    },
-  });
-  return wrap(pg, false);
 }
 
-function openPostgres(url: string): Db {
+function openPostgres(url: string, poolSize: number): Db {
   const sql = postgres(url, {
-    max: 10,
+    // Connections per process (docs/operations.md, "Connection budget").
+    max: poolSize,
     onnotice: () => {},
     types: {
       bigint: { to: 20, from: [20], serialize: String, parse: toNumber },
@@ -129,7 +113,8 @@ function openPostgres(url: string): Db {
   return wrap(sql, false);
 }
 
-async function savepoint<T>(tx: Db, name: string, fn: (tx: Db) => Promise<T>): Promise<T> {
+/** Runs `fn` inside the savepoint `name` of the transaction `tx` (nested transactions). */
+export async function savepoint<T>(tx: Db, name: string, fn: (tx: Db) => Promise<T>): Promise<T> {
   await tx.exec(`savepoint ${name}`);
   try {
     const result = await fn(tx);

@@ -46,7 +46,8 @@ export const emailSourcesDocs = routeDocs([
     path: "/api/email-sources/send-test-email",
     summary: "Send a test e-mail through a stored source",
     response: z.looseObject({ success: z.boolean(), message: z.string() }),
-    description: `${P2} 502 when the mail server refuses.`,
+    description: `${P2} 502 when the mail server refuses; 429 with \`Retry-After\` past ` +
+      "TEST_EMAILS_PER_USER_PER_HOUR or TEST_EMAILS_PER_HOUR (docs/limits.md).",
   },
   {
     method: "POST",

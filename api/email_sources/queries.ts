@@ -18,44 +18,63 @@ const COLUMNS = `s.id, s.username, s.email, s.password_enc <> '' as "hasSecret",
   s.is_msal as "isMsal", s.msal_client_id as "msalClientId",
   s.msal_tenant_id as "msalTennentId", s.active_status as "activeStatus",
   m.last_success_at as "lastSuccessfulPoll", m.last_error as "lastPollError",
-  m.last_error_at as "lastPollErrorAt"`;
+  m.last_error_at as "lastPollErrorAt", m.last_poll_at as "lastCheckAt",
+  case when l.mode = 'idle' and l.lease_until > now() then 'listening'
+       when l.mode = 'no-idle' then 'no-idle' else 'polling' end as "watchMode"`;
 
 const FROM = `from email_sources s
-  left join mailbox_state m on m.email_source_id = s.id and m.mailbox = '${INBOX}'`;
+  left join mailbox_state m on m.email_source_id = s.id and m.mailbox = '${INBOX}'
+  left join mailbox_listeners l on l.email_source_id = s.id`;
 
-type SourceRow = Omit<EmailSource, "password" | "lastSuccessfulPoll" | "lastPollErrorAt"> & {
-  hasSecret: boolean;
-  lastSuccessfulPoll: Date | string | null;
-  lastPollErrorAt: Date | string | null;
-};
+type SourceRow =
+  & Omit<EmailSource, "password" | "lastSuccessfulPoll" | "lastPollErrorAt" | "watch">
+  & {
+    hasSecret: boolean;
+    lastCheckAt: Date | string | null;
+    watchMode: "listening" | "polling" | "no-idle";
+    lastSuccessfulPoll: Date | string | null;
+    lastPollErrorAt: Date | string | null;
+  };
 
 const iso = (value: Date | string | null) => value === null ? null : new Date(value).toISOString();
 
-function toContract({ hasSecret, ...row }: SourceRow): EmailSource {
+function toContract(
+  { hasSecret, lastCheckAt, watchMode, ...row }: SourceRow,
+  pollSeconds?: number,
+): EmailSource {
   return {
     ...row,
     password: hasSecret ? SECRET_PLACEHOLDER : "",
     lastSuccessfulPoll: iso(row.lastSuccessfulPoll),
     lastPollErrorAt: iso(row.lastPollErrorAt),
+    ...(pollSeconds !== undefined &&
+      { watch: { mode: watchMode, pollSeconds, lastCheckAt: iso(lastCheckAt) } }),
   };
 }
 
-/** Every source not deleted, by username. */
-export async function listEmailSources(db: Db): Promise<EmailSource[]> {
+/**
+ * Every source not deleted, by username; with `pollSeconds` (MAIL_POLL_SECONDS) each tells how it
+ * is watched.
+ */
+export async function listEmailSources(db: Db, pollSeconds?: number): Promise<EmailSource[]> {
   const rows = await db.query<SourceRow>(
     `select ${COLUMNS} ${FROM} where s.deleted_at is null order by lower(s.username), s.id`,
   );
-  return rows.map(toContract);
+  return rows.map((row) => toContract(row, pollSeconds));
 }
 
-/** One source, or 404. */
-export async function getEmailSource(db: Db, id: number): Promise<EmailSource> {
+/** One source, or 404 (`pollSeconds`: as for {@link listEmailSources}). */
+export async function getEmailSource(
+  db: Db,
+  id: number,
+  pollSeconds?: number,
+): Promise<EmailSource> {
   const [row] = await db.query<SourceRow>(
     `select ${COLUMNS} ${FROM} where s.id = $1 and s.deleted_at is null`,
     [id],
   );
   if (!row) throw notFound(`Email source ${id}`);
-  return toContract(row);
+  return toContract(row, pollSeconds);
 }
 
 /**

@@ -7,9 +7,11 @@ import {
 } from "../../shared/contract/email_sources.ts";
 import { decodeBase64 } from "../../shared/base64.ts";
 import type { AppEnv } from "../deps.ts";
+import { createWithinBound } from "../db/row_bound.ts";
 import { requireAnyFlag } from "../auth/guards.ts";
 import { ApiError, badRequest } from "../http/errors.ts";
 import { allowBody, FILE_BODY_LIMIT } from "../http/body_limit.ts";
+import { requireSendAllowance } from "../http/send_limit.ts";
 import { body, idParam } from "../http/validate.ts";
 import { sendFromSource } from "../mail/source_mail.ts";
 import { pollMailbox } from "../ingest/mailbox_poll.ts";
@@ -22,19 +24,32 @@ import {
   saveEmailSource,
 } from "./queries.ts";
 
-/** Largest attachment the test dialog may send (decoded). */
-const MAX_TEST_ATTACHMENT_BYTES = 10 * 1024 * 1024;
+/** E-mail sources that are not deleted count against MAX_SOURCES_PER_AREA (docs/limits.md). */
+const EMAIL_SOURCE_BOUND = {
+  table: "email_sources",
+  counts: "deleted_at is null",
+  noun: "e-mail sources",
+  variable: "MAX_SOURCES_PER_AREA",
+};
 
 export const emailSourceRoutes = new Hono<AppEnv>()
   .use(requireAnyFlag())
-  .get("/emails", async (c) => c.json(await listEmailSources(c.var.deps.db)))
+  .get(
+    "/emails",
+    async (c) => c.json(await listEmailSources(c.var.deps.db, c.var.deps.config.MAIL_POLL_SECONDS)),
+  )
   .get("/email-list", async (c) => c.json(await emailSourcePairs(c.var.deps.db)))
   .get("/email/:id", body("param", idParam), async (c) => {
-    return c.json(await getEmailSource(c.var.deps.db, c.req.valid("param").id));
+    const { db, config } = c.var.deps;
+    return c.json(await getEmailSource(db, c.req.valid("param").id, config.MAIL_POLL_SECONDS));
   })
   .post("/email/save", body("json", emailSourceSave), async (c) => {
-    const { db, secrets } = c.var.deps;
-    const id = await saveEmailSource(db, secrets, c.req.valid("json"));
+    const { db, secrets, config } = c.var.deps;
+    const input = c.req.valid("json");
+    const bound = input.id === 0
+      ? { ...EMAIL_SOURCE_BOUND, limit: config.MAX_SOURCES_PER_AREA }
+      : null;
+    const id = await createWithinBound(db, bound, (tx) => saveEmailSource(tx, secrets, input));
     return c.json(await getEmailSource(db, id));
   })
   .post("/delete/:id", body("param", idParam), async (c) => {
@@ -61,13 +76,21 @@ export const emailSourceRoutes = new Hono<AppEnv>()
         } catch {
           throw badRequest("The attachment is not valid base64.");
         }
-        if (content.length > MAX_TEST_ATTACHMENT_BYTES) {
-          throw badRequest("The attachment must be less than 10MB.");
+        // TEST_EMAIL_MAX_ATTACHMENT_BYTES (docs/limits.md, "Sending"); 10 MB by default.
+        const max = config.TEST_EMAIL_MAX_ATTACHMENT_BYTES;
+        if (content.length > max) {
+          throw badRequest(
+            max === 0
+              ? "Test e-mails cannot carry an attachment on this server."
+              : `The attachment must be at most ${max} bytes (TEST_EMAIL_MAX_ATTACHMENT_BYTES).`,
+          );
         }
         attachments.push({ filename: request.fileData.fileName, content });
       }
       // The stored source is used whatever the dialog sent: its secret never travels to the client.
       const account = await loadMailAccount(db, secrets, sourceId);
+      // Counted before the send, a failed send included (docs/limits.md, "Sending").
+      await requireSendAllowance(c.var.deps, "testEmail", c.var.user.userId);
       try {
         const sent = await sendFromSource(config, account, {
           to,

@@ -1,14 +1,15 @@
 /**
  * CSRF protection for state-changing requests: a browser request must come from our own origin
  * (Origin, else Sec-Fetch-Site); without those browser headers, only content types that a
- * cross-site form cannot send are accepted.
+ * cross-site form cannot send are accepted. A form can send exactly three (`enctype`): urlencoded,
+ * multipart/form-data and text/plain; all three are refused (docs/auth.md, "CSRF").
  */
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../deps.ts";
 import { forbidden } from "./errors.ts";
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-const FORM_TYPES = /^(application\/x-www-form-urlencoded|text\/plain)/i;
+const FORM_TYPES = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)/i;
 
 /** Rejects cross-site state-changing requests with 403. */
 export const csrfGuard = createMiddleware<AppEnv>(async (c, next) => {
@@ -28,7 +29,12 @@ export const csrfGuard = createMiddleware<AppEnv>(async (c, next) => {
   } else if (fetchSite !== undefined && fetchSite !== "same-origin" && fetchSite !== "none") {
     throw forbidden("Cross-site request refused.");
   } else if (FORM_TYPES.test(contentType) || origin === "null") {
-    throw forbidden("Cross-site request refused: send JSON.");
+    // A browser always sends Origin on a POST; a script without one sends JSON, or a file upload
+    // with Origin or a bearer token (what the web app and the CLI do).
+    throw forbidden(
+      "Cross-site request refused: a form post needs this site's Origin header (or send JSON, " +
+        "or use an access token).",
+    );
   }
   await next();
 });

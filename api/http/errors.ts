@@ -19,10 +19,16 @@ export class ApiError extends Error {
     readonly status: ContentfulStatusCode,
     message: string,
     readonly errors?: FieldErrors,
+    /** Headers of the answer, such as a 429's `Retry-After`. */
+    readonly headers?: Record<string, string>,
   ) {
     super(message);
   }
 }
+
+/** 429 with `Retry-After` (whole seconds): a send limit was reached (docs/limits.md). */
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new ApiError(429, message, undefined, { "Retry-After": String(retryAfterSeconds) });
 
 /** 400 with a message. */
 export const badRequest = (message: string, errors?: FieldErrors) =>
@@ -74,6 +80,7 @@ export function handleError(error: Error, c: Context): Response {
     return c.json(
       { message: error.message, ...(error.errors && { errors: error.errors }) },
       error.status,
+      error.headers,
     );
   }
   if (error instanceof DomainError) {

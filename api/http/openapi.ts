@@ -41,6 +41,38 @@ export function isOperation(route: TableRoute): boolean {
     /^\/(api|auth)(\/|$)|^\/(health|ready)$/.test(route.path);
 }
 
+/** The `maxLength` of a string schema, or of the string branch of an `anyOf` (nullable). */
+function maxLengthOf(json: Json): number | undefined {
+  if (typeof json.maxLength === "number") return json.maxLength;
+  for (const branch of (json.anyOf ?? []) as Json[]) {
+    const max = maxLengthOf(branch);
+    if (max !== undefined) return max;
+  }
+  return undefined;
+}
+
+/**
+ * A string trimmed or normalised before its length is checked (`z.string().trim().pipe(
+ * boundedString(200))`) shows no limit on its input side, though the server refuses longer values:
+ * the input's string schema gets the `maxLength` of the pipe's output (issue 28, finding 7). The
+ * limit then applies to the value as trimmed, so a client that keeps to it is never refused.
+ */
+function showLimitAfterTransform(
+  ctx: { zodSchema: z.core.$ZodTypes; jsonSchema: Json },
+): void {
+  const def = ctx.zodSchema._zod.def;
+  if (def.type !== "pipe") return;
+  const json = ctx.jsonSchema;
+  const strings = json.type === "string"
+    ? [json]
+    : ((json.anyOf ?? []) as Json[]).filter((branch) => branch.type === "string");
+  if (!strings.length || strings.some((branch) => branch.maxLength !== undefined)) return;
+  const max = maxLengthOf(
+    z.toJSONSchema(def.out, { io: "output", unrepresentable: "any" }) as Json,
+  );
+  if (max !== undefined) { for (const branch of strings) branch.maxLength = max; }
+}
+
 /** Converts schemas, hoisting nested `$defs` into `components.schemas`. */
 class SchemaWriter {
   readonly components: Record<string, unknown> = {};
@@ -51,6 +83,7 @@ class SchemaWriter {
       io,
       unrepresentable: "any",
       target: "draft-2020-12",
+      override: io === "input" ? showLimitAfterTransform : undefined,
     }) as Json;
     delete json.$schema;
     const defs = json.$defs as Record<string, unknown> | undefined;
@@ -204,8 +237,11 @@ export function openApiDocument(
         responses["401"] = errorResponse("Not logged in, or the session expired.");
         if (access !== "any") responses["403"] = errorResponse("Logged in, not allowed.");
       }
+      for (const [status, text] of Object.entries(doc.errors ?? {})) {
+        responses[status] = errorResponse(text);
+      }
       responses["default"] = errorResponse(
-        "Any other error: 404, 409, 413, 422 `{ message }`; 500 adds `requestId`.",
+        "Any other error: 404, 409, 413, 422, 429 (with `Retry-After`) `{ message }`; 500 adds `requestId`.",
       );
       operation.responses = responses;
       (paths[openApiPath(doc.path)] ??= {})[doc.method.toLowerCase()] = operation;

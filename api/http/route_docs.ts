@@ -44,6 +44,11 @@ export interface RouteDoc {
   request?: { multipart?: z.ZodType };
   /** Who may call it; the feature's flag when absent. */
   access?: RouteAccess;
+  /**
+   * Error answers worth their own description (status → text), replacing the generic one of
+   * that status (a 400 that is not about a field, say).
+   */
+  errors?: Record<string, string>;
 }
 
 const REQUEST = Symbol("requestSchema");

@@ -63,6 +63,15 @@ export interface ImportFile {
   receivedAt: Date;
 }
 
+/** A file read and split into batches, ready to be written (`Feed.prepare`). */
+export interface PreparedImport {
+  batches: number;
+  /** Writes batch `index` (0-based) in `tx`; its counts are added up in the run's ledger. */
+  apply(tx: Db, index: number): Promise<Record<string, number>>;
+  /** In the transaction that ends the run, with the batches' summed counts. */
+  finish(tx: Db, counts: Record<string, number>): Promise<ImportOutcome>;
+}
+
 /** Deliveries other than mail, by kind; SFTP is the next one. */
 export type DeliveryKind = "sftp";
 
@@ -94,6 +103,14 @@ export interface Feed {
    * with the error's message and rolls back everything the feed wrote.
    */
   process(tx: Db, deps: Deps, file: ImportFile): Promise<ImportOutcome>;
+  /**
+   * Optional, used instead of `process`: a long import split into short transactions
+   * (docs/architecture.md, "Batched imports"). `prepare` reads the file outside any transaction
+   * (in the file workers) and throws, failing the run with nothing written, when it cannot be
+   * read; the engine then applies its batches in order, each in a transaction of its own with
+   * the run's ledger, and `finish` in the last one gives the run's outcome.
+   */
+  prepare?(db: Db, deps: Deps, file: ImportFile): Promise<PreparedImport>;
   /**
    * Job kinds `process` enqueues to finish its work after the run's commit (e.g. sending);
    * "Check now" runs them with the import runs.

@@ -2,9 +2,15 @@
 import { ImapFlow } from "imapflow";
 import type { Config } from "../config.ts";
 import type { MailAccount } from "../mail/accounts.ts";
-import { imapEndpoint, mailLogin } from "../mail/endpoints.ts";
+import { imapEndpoint, mailLogin, tokenRefusedHint } from "../mail/endpoints.ts";
 import { tlsCaOption, tlsMismatchHint } from "../mail/tls.ts";
 import { OutboundRefused, resolveOutbound } from "../net/outbound.ts";
+
+/** Options of {@link connectImap}. */
+export interface ConnectOptions {
+  /** A listener's IDLE is ended and restarted after this many ms (keeps the session alive). */
+  maxIdleTime?: number;
+}
 
 /**
  * Connects and logs in; a failure says which server and why, never the secret.
@@ -15,7 +21,11 @@ import { OutboundRefused, resolveOutbound } from "../net/outbound.ts";
  * try { await client.mailboxOpen("INBOX"); } finally { await client.logout(); }
  * ```
  */
-export async function connectImap(config: Config, account: MailAccount): Promise<ImapFlow> {
+export async function connectImap(
+  config: Config,
+  account: MailAccount,
+  options: ConnectOptions = {},
+): Promise<ImapFlow> {
   const endpoint = imapEndpoint(account);
   const where = `${endpoint.host}:${endpoint.port}`;
   // The policy first: a refused address gets no connection, and no token is fetched for it.
@@ -39,8 +49,10 @@ export async function connectImap(config: Config, account: MailAccount): Promise
     connectionTimeout: 15_000,
     greetingTimeout: 15_000,
     socketTimeout: 5 * 60_000,
-    // The poll reads each mailbox in one pass; there is nothing to wait for in between.
+    // The poll reads each mailbox in one pass; there is nothing to wait for in between. The
+    // listener calls idle() itself.
     disableAutoIdle: true,
+    ...(options.maxIdleTime && { maxIdleTime: options.maxIdleTime }),
   });
   // Without a listener a socket error is an unhandled 'error' event and ends the process; the
   // pending command fails anyway, and the poll reconnects.
@@ -49,17 +61,25 @@ export async function connectImap(config: Config, account: MailAccount): Promise
     await client.connect();
   } catch (error) {
     client.close();
-    throw new Error(describeImapError(error, where, account.secret));
+    throw new Error(
+      describeImapError(error, where, account.secret, login.kind === "oauth2" ? login.user : ""),
+    );
   }
   return client;
 }
 
 /**
- * A readable reason for a failed IMAP connection or login. Whether the address was refused by the
+ * A readable reason for a failed IMAP connection or login (`tokenUser`: the mailbox a Microsoft
+ * token was refused for). Whether the address was refused by the
  * outbound policy, refused the connection, timed out or did not greet is not told apart (that
  * would map the network for whoever edits a source); the detail goes to the server log.
  */
-export function describeImapError(error: unknown, where: string, secret = ""): string {
+export function describeImapError(
+  error: unknown,
+  where: string,
+  secret = "",
+  tokenUser = "",
+): string {
   const e = error as {
     authenticationFailed?: boolean;
     code?: string;
@@ -70,6 +90,8 @@ export function describeImapError(error: unknown, where: string, secret = ""): s
   if (error instanceof OutboundRefused) {
     console.warn(`IMAP ${where}: ${error.message}`);
     text = `Could not connect to the incoming server ${where}.`;
+  } else if (e.authenticationFailed && tokenUser) {
+    text = `The incoming server ${where} refused the login: ${tokenRefusedHint(tokenUser, "IMAP")}`;
   } else if (e.authenticationFailed) {
     text = `The incoming server ${where} refused the login${
       e.responseText ? `: ${e.responseText}` : "."

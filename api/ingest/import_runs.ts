@@ -115,6 +115,13 @@ const errorText = (error: unknown) => error instanceof Error ? error.message : S
  */
 export async function processRun(deps: Deps, runId: number): Promise<ImportRun["status"]> {
   try {
+    const [head] = await deps.db.query<{ feed: FeedName; status: string }>(
+      "select feed, status from import_runs where id = $1",
+      [runId],
+    );
+    if (head?.status === "queued" && feedByName(head.feed).prepare) {
+      return await processBatched(deps, runId);
+    }
     return await deps.db.transaction(async (tx) => {
       const [run] = await tx.query<QueuedRun>(
         `select r.id, r.feed, r.source_id as "sourceId", r.trigger, r.status,
@@ -137,18 +144,7 @@ export async function processRun(deps: Deps, runId: number): Promise<ImportRun["
           receivedAt: new Date(run.receivedAt),
         })
       );
-      await tx.query(
-        `update import_runs set status = $2, counts = $3::text::jsonb, row_errors = $4::text::jsonb,
-           log = $5::text::jsonb, error = $6, finished_at = now() where id = $1`,
-        [
-          runId,
-          outcome.status,
-          JSON.stringify(outcome.counts),
-          JSON.stringify(outcome.rowErrors),
-          JSON.stringify([...run.log, ...outcome.log]),
-          outcome.status === "failed" ? (outcome.log.at(-1) ?? "The file was rejected.") : null,
-        ],
-      );
+      await writeOutcome(tx, runId, run.log, outcome);
       return outcome.status;
     });
   } catch (error) {
@@ -158,8 +154,129 @@ export async function processRun(deps: Deps, runId: number): Promise<ImportRun["
   }
 }
 
+/** How long a run waits for an earlier run of its source that is between batches. */
+const SOURCE_WAIT_MS = 10 * 60_000;
+
+interface Ledger {
+  status: string;
+  batchesDone: number;
+  batchCounts: Record<string, number>;
+}
+
+/**
+ * A run of a feed with `prepare` (docs/architecture.md, "Batched imports"): the file is read
+ * outside any transaction, then each batch commits with the run's ledger (`batches_done`,
+ * `batch_counts`) under the run's row lock, so a run resumed after a crash skips the batches
+ * already applied and applies each exactly once; the last transaction writes the outcome. Runs
+ * of one source do not interleave: a run starts its first batch only when no other run of the
+ * source is between batches (it waits, then the job tries again later).
+ */
+async function processBatched(deps: Deps, runId: number): Promise<ImportRun["status"]> {
+  const [run] = await deps.db.query<QueuedRun & { batchesDone: number }>(
+    `select r.id, r.feed, r.source_id as "sourceId", r.trigger, r.status,
+       r.file_name as "fileName", r.received_at as "receivedAt", f.bytes, r.log, r.warnings,
+       r.batches_done as "batchesDone"
+       from import_runs r left join import_files f on f.id = r.file_id where r.id = $1`,
+    [runId],
+  );
+  if (!run.bytes) throw new Error("The run's file is missing.");
+  const feed = feedByName(run.feed);
+  const prepared = await feed.prepare!(deps.db, deps, {
+    runId,
+    sourceId: run.sourceId,
+    fileName: run.fileName,
+    bytes: new Uint8Array(run.bytes),
+    trigger: run.trigger,
+    receivedAt: new Date(run.receivedAt),
+  });
+  const started = Date.now();
+  let counted = false;
+  for (;;) {
+    const step = await deps.db.transaction(async (tx): Promise<string> => {
+      const [ledger] = await tx.query<Ledger>(
+        `select status, batches_done as "batchesDone", batch_counts as "batchCounts"
+           from import_runs where id = $1 for update`,
+        [runId],
+      );
+      if (ledger.status !== "queued") return ledger.status;
+      // One run of a source at a time: the check and the first batch are one step for all.
+      await tx.query("select pg_advisory_xact_lock(hashtext($1), $2)", [
+        `import-run:${run.feed}`,
+        run.sourceId,
+      ]);
+      if (ledger.batchesDone === 0) {
+        const [other] = await tx.query(
+          `select 1 from import_runs where feed = $1 and source_id = $2 and status = 'queued'
+              and batches_done > 0 and id <> $3 limit 1`,
+          [run.feed, run.sourceId, runId],
+        );
+        if (other) return "wait";
+      }
+      if (!counted) {
+        await tx.query("update import_runs set attempts = attempts + 1 where id = $1", [runId]);
+        counted = true;
+      }
+      if (ledger.batchesDone < prepared.batches) {
+        const counts = await prepared.apply(tx, ledger.batchesDone);
+        const sum = { ...ledger.batchCounts };
+        for (const [key, value] of Object.entries(counts)) sum[key] = (sum[key] ?? 0) + value;
+        await tx.query(
+          `update import_runs set batches_done = batches_done + 1,
+             batch_counts = $2::text::jsonb where id = $1`,
+          [runId, JSON.stringify(sum)],
+        );
+        return "batch";
+      }
+      const outcome = await prepared.finish(tx, ledger.batchCounts);
+      await writeOutcome(tx, runId, run.log, outcome);
+      return outcome.status;
+    }, { background: true }).catch(async (error) => {
+      if (isInfrastructureError(error)) throw error;
+      // Earlier batches stay written: the reason says how far the run got.
+      const [ledger] = await deps.db.query<{ done: number }>(
+        "select batches_done as done from import_runs where id = $1",
+        [runId],
+      );
+      const done = ledger?.done ?? 0;
+      const reason = done > 0
+        ? `${errorText(error)} (${done} of ${prepared.batches} batches had been written.)`
+        : errorText(error);
+      await failRun(deps.db, runId, reason);
+      return "failed";
+    });
+    if (step === "batch") continue;
+    if (step !== "wait") return step as ImportRun["status"];
+    if (Date.now() - started > SOURCE_WAIT_MS) {
+      throw new RetryLaterError(
+        "Another import of this source is still being written; trying again later.",
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** Stores a run's outcome and ends it. */
+async function writeOutcome(tx: Db, runId: number, log: string[], outcome: ImportOutcome) {
+  await tx.query(
+    `update import_runs set status = $2, counts = $3::text::jsonb, row_errors = $4::text::jsonb,
+       log = $5::text::jsonb, error = $6, finished_at = now() where id = $1`,
+    [
+      runId,
+      outcome.status,
+      JSON.stringify(outcome.counts),
+      JSON.stringify(outcome.rowErrors),
+      JSON.stringify([...log, ...outcome.log]),
+      outcome.status === "failed" ? (outcome.log.at(-1) ?? "The file was rejected.") : null,
+    ],
+  );
+}
+
+/** A run that cannot go on now (not the file's fault): the job tries again later. */
+class RetryLaterError extends Error {}
+
 /** Errors of the database or the process itself: retried by the job, not blamed on the file. */
 function isInfrastructureError(error: unknown): boolean {
+  if (error instanceof RetryLaterError) return true;
   const code = (error as { code?: string })?.code ?? "";
   // SQLSTATE classes 08 (connection), 53 (resources), 57 (operator intervention), 40 (rollback).
   return /^(08|53|57|40)/.test(code) || code === "ECONNREFUSED" || code === "CONNECTION_CLOSED";

@@ -2,6 +2,7 @@
  * Which feed sources want a message, and which of its attachments each one processes
  * (docs/design.md section 6, "Mailbox ingestion"). Pure functions: no IMAP, no database.
  */
+import { globMatch } from "../../shared/patterns/glob.ts";
 import type { MailRule } from "./feeds.ts";
 
 /** The parts of a message that matching looks at. */
@@ -52,11 +53,6 @@ export function extensionOf(filename: string): string {
   return dot > 0 ? filename.slice(dot + 1).toLowerCase() : "";
 }
 
-function wildcard(pattern: string): RegExp {
-  const escaped = pattern.split("*").map((part) => part.replace(/[.+?^${}()|[\]\\]/g, "\\$&"));
-  return new RegExp(`^${escaped.join(".*")}$`, "i");
-}
-
 /** How an attachment was chosen, best first. */
 export type MatchKind = "exact name" | "name contains" | "wildcard" | "type only";
 
@@ -93,7 +89,8 @@ export function chooseAttachment(
     const tests: [MatchKind, (name: string) => boolean][] = [
       ["exact name", (name) => name === pattern || stem(name) === pattern],
       ["name contains", (name) => !pattern.includes("*") && name.includes(pattern)],
-      ["wildcard", (name) => pattern.includes("*") && wildcard(pattern).test(name)],
+      // A glob matcher, not a regex: `*a*a*a*b` must not backtrack (docs/limits.md "Patterns").
+      ["wildcard", (name) => pattern.includes("*") && globMatch(pattern, name)],
     ];
     for (const [kind, test] of tests) {
       const found = candidates.find((a) => test(a.name.toLowerCase()));

@@ -81,12 +81,32 @@ for (
     ["any type when none is set", "stock", "", ["stock.pdf"], { index: 0, kind: "exact name" }],
     ["several types", "", "CSV, XLSX", ["a.pdf", "b.xlsx"], { index: 1, kind: "type only" }],
     ["no attachments", "stock", "csv", [], null],
+    ["wildcard in another case", "INV_*.CSV", "csv", ["a.csv", "Inv_7.csv"], {
+      index: 1,
+      kind: "wildcard",
+    }],
+    ["a wildcard dot is a dot", "inv.*", "", ["invXcsv", "inv.csv"], {
+      index: 1,
+      kind: "wildcard",
+    }],
   ] as const
 ) {
   Deno.test(`chooseAttachment: ${name}`, () => {
     assert.deepEqual(chooseAttachment({ attachmentName, fileType }, files(...names)), expected);
   });
 }
+
+Deno.test("chooseAttachment: a hostile wildcard against long names answers at once", () => {
+  // Issue 28: as a regex this stalled the server 4.5 s (6 stars) and over 115 s (8 stars).
+  const names = [`${"a".repeat(60)}.csv`, `${"a".repeat(240)}.csv`];
+  for (const attachmentName of ["*a*a*a*a*a*a*b", "*a*a*a*a*a*a*a*a*b", "*a".repeat(60) + "*b"]) {
+    const started = performance.now();
+    const choice = chooseAttachment({ attachmentName, fileType: "csv" }, files(...names));
+    const ms = performance.now() - started;
+    assert.deepEqual(choice, { index: 0, kind: "type only" });
+    assert.ok(ms < 500, `${attachmentName}: ${ms.toFixed(0)} ms`);
+  }
+});
 
 Deno.test("fileTypes reads lists, dots and aliases", () => {
   assert.deepEqual(fileTypes("CSV, .xlsx"), ["csv", "xlsx"]);

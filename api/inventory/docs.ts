@@ -1,6 +1,7 @@
 /** The OpenAPI descriptions of /api/inventory-sources (spec part 2, section 7, and beyond). */
 import { z } from "zod";
 import { routeDocs } from "../http/route_docs.ts";
+import { UPLOAD_LIMITS } from "../../shared/files/limits.ts";
 import {
   inventorySourceListEntrySchema,
   inventorySourceSchema,
@@ -12,7 +13,10 @@ const P2 = "Spec part 2, section 7.";
 
 /** The multipart form of the uploads: the file plus the text fields. */
 const uploadForm = manualProcessFields.extend({
-  file: z.string().describe("the supplier file (binary part)"),
+  file: z.string().meta({
+    contentMediaType: "application/octet-stream",
+    description: `the supplier file (binary part, at most ${UPLOAD_LIMITS.maxBytes} bytes)`,
+  }),
   dryRun: z.enum(["true", "false"]).optional().describe("true: preview only, nothing stored"),
 });
 

@@ -8,11 +8,11 @@ import type { Db } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import type { Feed, ImportFile, ImportOutcome, MailRule } from "../ingest/feeds.ts";
 import { enqueueJob } from "../jobs/queue.ts";
+import { processInventoryOffThread } from "../ingest/file_work.ts";
 import { FEED_LIMITS, UPLOAD_LIMITS } from "../../shared/files/limits.ts";
 import {
   DEFAULT_PREDICTION,
   type ItemStatusEntry,
-  processInventory,
   type QuantitySnapshot,
 } from "../../shared/inventory/mod.ts";
 import type { InventorySource } from "../../shared/contract/inventory.ts";
@@ -90,7 +90,8 @@ async function process(tx: Db, deps: Deps, file: ImportFile): Promise<ImportOutc
   const now = file.receivedAt;
   const history = await engineHistory(tx, source, now);
   const upload = file.trigger === "upload";
-  const outcome = await processInventory({
+  // In the file workers, within FILE_WORK_SECONDS; the bytes move there (not used after).
+  const outcome = await processInventoryOffThread(deps, {
     source,
     supplierFile: { name: file.fileName, bytes: file.bytes },
     snapshots: history.snapshots,
@@ -101,7 +102,7 @@ async function process(tx: Db, deps: Deps, file: ImportFile): Promise<ImportOutc
       ? UPLOAD_LIMITS
       : { ...FEED_LIMITS, maxBytes: deps.config.MAX_SOURCE_FILE_BYTES },
     checkFileType: upload,
-  });
+  }, true);
   if (outcome.refused || !outcome.output) throw new Error(outcome.result.message);
 
   if (outcome.snapshots.length) {

@@ -31,7 +31,7 @@ const SOURCE_COLUMNS = `s.id, s.email_source_id as "emailSourceId", s.source_nam
   s.large_drop_multiplier as "largeDropMultiplier", s.sftp_server_address as "sftpServerAddress",
   s.sftp_port as "sftpPort", s.sftp_username as "sftpUsername",
   s.sftp_password_enc is not null as "hasSftpPassword", s.sftp_inbox_folder as "sftpInboxFolder",
-  s.guard_threshold as "guardThreshold", s.active_status as "activeStatus"`;
+  s.sftp_poll_seconds as "sftpPollSeconds", s.guard_threshold as "guardThreshold", s.active_status as "activeStatus"`;
 
 const FILE_COLUMNS = `f.user_activated_item_numbers as "userActivatedItemNumbers",
   f.inventory_file_name as "inventoryFileName", f.inventory_file_data as "inventoryFileBytes",
@@ -286,6 +286,13 @@ export async function saveInventorySource(
          where id = $34`,
         [...values, keep, password, id],
       );
+    }
+    // Additive field: a client that does not send it keeps the stored interval.
+    if (input.sftpPollSeconds !== undefined) {
+      await tx.query("update inventory_sources set sftp_poll_seconds = $2 where id = $1", [
+        id,
+        input.sftpPollSeconds,
+      ]);
     }
     const [stored] = await tx.query<{ has: boolean }>(
       `select inventory_file_data is not null as has from inventory_file_data

@@ -13,15 +13,13 @@ import {
 } from "../../shared/contract/inventory.ts";
 import { dbId } from "../../shared/contract/fields.ts";
 import { UPLOAD_LIMITS } from "../../shared/files/limits.ts";
-import {
-  debugModifyInventoryFile,
-  fileTypeProblem,
-  processInventory,
-} from "../../shared/inventory/mod.ts";
+import { debugModifyInventoryFile, fileTypeProblem } from "../../shared/inventory/mod.ts";
+import { FileWorkTimeoutError, processInventoryOffThread } from "../ingest/file_work.ts";
 import { encodeBase64 } from "../../shared/base64.ts";
 import { requireFlag } from "../auth/guards.ts";
 import type { AppEnv } from "../deps.ts";
 import { allowBody, FILE_BODY_LIMIT } from "../http/body_limit.ts";
+import { createWithinBound } from "../db/row_bound.ts";
 import {
   ApiError,
   badRequest,
@@ -34,6 +32,7 @@ import { readUploadForm } from "../http/multipart.ts";
 import { body, idParam } from "../http/validate.ts";
 import { createRun, getRun, processRun } from "../ingest/import_runs.ts";
 import { deliverRun, releaseRun } from "./delivery.ts";
+import { sftpWatch } from "./jobs.ts";
 import { engineHistory, guardThresholdOf, inventoryRecipients } from "./feed.ts";
 import {
   deleteInventorySource,
@@ -45,6 +44,14 @@ import { forgetHostKeys } from "./sftp.ts";
 
 /** The spec's manual upload cap (section 9): 10485760 bytes. */
 const MANUAL_MAX_BYTES = UPLOAD_LIMITS.maxBytes;
+
+/** Inventory sources that are not deleted count against MAX_SOURCES_PER_AREA (docs/limits.md). */
+const INVENTORY_SOURCE_BOUND = {
+  table: "inventory_sources",
+  counts: "not deleted_status",
+  noun: "inventory sources",
+  variable: "MAX_SOURCES_PER_AREA",
+};
 
 const guard = requireFlag("inventoryUser");
 const runParam = z.object({ runId: dbId });
@@ -83,13 +90,16 @@ async function preview(c: Context<AppEnv>, upload: Awaited<ReturnType<typeof rea
   const deps = c.var.deps;
   const now = new Date();
   const history = await engineHistory(deps.db, upload.source, now);
-  const outcome = await processInventory({
+  const outcome = await processInventoryOffThread(deps, {
     source: upload.source,
     supplierFile: upload.file,
     ...history,
     guardThreshold: guardThresholdOf(deps, upload.source),
     now,
     limits: UPLOAD_LIMITS,
+  }).catch((error) => {
+    // A preview past FILE_WORK_SECONDS: the user reads why, as for a refused file.
+    throw error instanceof FileWorkTimeoutError ? badRequest(error.message) : error;
   });
   if (outcome.refused) throw badRequest(outcome.result.message);
   const { flips, ...verdict } = outcome.guard;
@@ -137,7 +147,8 @@ export const inventoryRoutes = new Hono<AppEnv>()
     const { id } = c.req.valid("param");
     const source = await findInventorySource(c.var.deps.db, id);
     if (!source) throw notFound(`Inventory source ${id}`);
-    return c.json({ ...source, debugTools: c.var.deps.config.DEBUG_TOOLS });
+    const watch = await sftpWatch(c.var.deps, id);
+    return c.json({ ...source, sftpWatch: watch, debugTools: c.var.deps.config.DEBUG_TOOLS });
   })
   .post(
     "/inventory/save",
@@ -145,8 +156,14 @@ export const inventoryRoutes = new Hono<AppEnv>()
     allowBody(FILE_BODY_LIMIT),
     body("json", inventorySourceSave),
     async (c) => {
-      const { db, secrets } = c.var.deps;
-      return c.json({ id: await saveInventorySource(db, secrets, c.req.valid("json")) });
+      const { db, secrets, config } = c.var.deps;
+      const input = c.req.valid("json");
+      const bound = input.id === 0
+        ? { ...INVENTORY_SOURCE_BOUND, limit: config.MAX_SOURCES_PER_AREA }
+        : null;
+      return c.json({
+        id: await createWithinBound(db, bound, (tx) => saveInventorySource(tx, secrets, input)),
+      });
     },
   )
   .post("/inventory/:id", guard, body("param", idParam), async (c) => {

@@ -123,9 +123,13 @@ export async function forgetHostKeys(deps: Deps, sourceId: number): Promise<numb
   return rows.length;
 }
 
+/** The mode of a delivered file: the owner writes, everyone reads (issue 28, finding 7). */
+export const DELIVERED_MODE = 0o644;
+
 /**
  * Uploads `bytes` as `fileName` into the session's start directory: written under a temporary
- * name, then renamed over the target (posix-rename, else delete and rename).
+ * name with mode {@link DELIVERED_MODE}, then renamed over the target (posix-rename, else delete
+ * and rename).
  */
 export async function uploadFile(
   deps: Deps,
@@ -138,7 +142,10 @@ export async function uploadFile(
   const temp = `.${name}.${crypto.randomUUID().slice(0, 8)}.part`;
   return await withSftp(deps, sourceId, settings, async (client) => {
     try {
-      await client.put(Buffer.from(bytes), temp);
+      // 0644 whatever the server's umask (OpenSSH keeps the client's mode: 0666 by default);
+      // set before the rename, so the file never appears under its name writable by all.
+      await client.put(Buffer.from(bytes), temp, { writeStreamOptions: { mode: DELIVERED_MODE } });
+      await client.chmod(temp, DELIVERED_MODE);
       try {
         await client.posixRename(temp, name);
       } catch {

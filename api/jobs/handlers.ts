@@ -43,3 +43,27 @@ export function registerScheduleSource(source: ScheduleSource): void {
 export function registeredScheduleSources(): ScheduleSource[] {
   return [...scheduleSources];
 }
+
+/** A long-lived part of a process that runs jobs (e.g. the mailbox listeners), stopped with it. */
+export interface RunningService {
+  /** Ends the service's work; resolves once its connections are closed. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a background service in a process that runs jobs (`RUN_JOBS=true`, `deno task worker`).
+ * `wake` asks the job runner for a tick now (e.g. after enqueueing work).
+ */
+export type BackgroundService = (deps: Deps, context: { wake(): void }) => RunningService;
+
+const services = new Set<BackgroundService>();
+
+/** Registers a background service, started by `startJobs` and stopped with it; once. */
+export function registerBackgroundService(service: BackgroundService): void {
+  services.add(service);
+}
+
+/** The registered background services. */
+export function registeredBackgroundServices(): BackgroundService[] {
+  return [...services];
+}

@@ -5,7 +5,13 @@
  * due ones and runs due jobs until none are left.
  */
 import type { Deps } from "../deps.ts";
-import { handledKinds, jobHandler, registeredScheduleSources } from "./handlers.ts";
+import {
+  handledKinds,
+  jobHandler,
+  registeredBackgroundServices,
+  registeredScheduleSources,
+  type RunningService,
+} from "./handlers.ts";
 import {
   claimJobs,
   completeJob,
@@ -262,12 +268,23 @@ export function startJobs(
     }
   }
   run();
+  // Started after the first tick began, so a listener's first poll finds the schedules in place.
+  const services: RunningService[] = [];
+  for (const start of registeredBackgroundServices()) {
+    try {
+      services.push(start(deps, { wake: run }));
+    } catch (error) {
+      log(`A background service did not start: ${(error as Error).message}`);
+    }
+  }
   return {
     wake: run,
     async stop({ graceMs }: { graceMs?: number } = {}) {
       abort.abort();
       status.stopped = true;
       clearTimeout(timer);
+      // Listeners close their connections and give their leases back for another process.
+      await Promise.all(services.map((service) => service.stop().catch(() => {})));
       if (!running) return;
       if (graceMs === undefined) return void await running;
       let timeout: ReturnType<typeof setTimeout> | undefined;

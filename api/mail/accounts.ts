@@ -56,3 +56,17 @@ export async function pollableSourceIds(db: Db): Promise<number[]> {
   );
   return rows.map((r) => r.id);
 }
+
+/**
+ * The pollable sources with a digest of everything a mailbox session depends on (server, port,
+ * SSL, login, Microsoft ids, the stored secret): a listener restarts when its digest changes.
+ */
+export async function pollableSourceDigests(db: Db): Promise<{ id: number; digest: string }[]> {
+  return await db.query<{ id: number; digest: string }>(
+    `select id, md5(concat_ws('|', incoming_server, incoming_port, ssl, username, email,
+              is_msal, msal_client_id, msal_tenant_id, password_enc)) as digest
+       from email_sources
+      where deleted_at is null and active_status and (incoming_server <> '' or is_msal)
+      order by id`,
+  );
+}

@@ -84,3 +84,16 @@ export function mailSecretBinding(
     "client ID": account.isMsal ? account.msalClientId.trim() : "",
   };
 }
+
+/**
+ * Why a mail server refuses an application token that Microsoft issued: Exchange Online lets an
+ * app registration into a mailbox only when it was granted that mailbox. Said for the staff member
+ * who set the source up, naming what the Exchange administrator has to do.
+ */
+export function tokenRefusedHint(mailbox: string, permission: "IMAP" | "SMTP"): string {
+  return `Microsoft 365 did not let the application into the mailbox ${mailbox}. The Exchange ` +
+    `administrator must grant it (the app registration needs ${permission}.${
+      permission === "IMAP" ? "AccessAsApp" : "SendAsApp"
+    }, its service principal registered with New-ServicePrincipal and given the mailbox with ` +
+    "Add-MailboxPermission), and the E-mail field must be that mailbox's address.";
+}

@@ -26,7 +26,37 @@ export interface MsalCredentials {
 
 const TIMEOUT_MS = 15_000;
 
-function fetchNetwork(config: Config, client: Deno.HttpClient | undefined): INetworkModule {
+/** Microsoft's answer to a refused request: `error`, and `AADSTS<code>: text` in the description. */
+export interface AadError {
+  error: string;
+  code: number | null;
+  description: string;
+}
+
+/**
+ * The last error answer Microsoft sent for one registration. msal-node drops the body of a failed
+ * OpenID discovery (an unknown tenant) and reports only "could not resolve endpoints", so the
+ * network module keeps it for `describeMsalFailure`.
+ */
+interface ErrorHolder {
+  last: AadError | null;
+}
+
+function aadError(body: unknown): AadError | null {
+  const b = body as { error?: unknown; error_description?: unknown; error_codes?: unknown };
+  if (typeof b?.error !== "string") return null;
+  const description = typeof b.error_description === "string" ? b.error_description : "";
+  const code = Array.isArray(b.error_codes) && typeof b.error_codes[0] === "number"
+    ? b.error_codes[0]
+    : Number(/AADSTS(\d+)/.exec(description)?.[1] ?? NaN);
+  return { error: b.error, code: Number.isFinite(code) ? code : null, description };
+}
+
+function fetchNetwork(
+  config: Config,
+  client: Deno.HttpClient | undefined,
+  errors: ErrorHolder,
+): INetworkModule {
   const send = async <T>(
     method: "GET" | "POST",
     url: string,
@@ -49,6 +79,7 @@ function fetchNetwork(config: Config, client: Deno.HttpClient | undefined): INet
     } catch {
       body = { error: "invalid_response", error_description: text.slice(0, 200) };
     }
+    if (!response.ok) errors.last = aadError(body) ?? errors.last;
     return {
       status: response.status,
       headers: Object.fromEntries(response.headers),
@@ -61,13 +92,18 @@ function fetchNetwork(config: Config, client: Deno.HttpClient | undefined): INet
   };
 }
 
+interface Application {
+  app: ConfidentialClientApplication;
+  errors: ErrorHolder;
+}
+
 // One application per registration and secret: MSAL caches its tokens until shortly before expiry.
-const apps = new Map<string, Promise<ConfidentialClientApplication>>();
+const apps = new Map<string, Promise<Application>>();
 
 async function application(
   config: Config,
   credentials: MsalCredentials,
-): Promise<ConfidentialClientApplication> {
+): Promise<Application> {
   const digest = await crypto.subtle.digest(
     "SHA-256",
     new TextEncoder().encode(
@@ -86,7 +122,8 @@ async function application(
     app = (async () => {
       const ca = await extraCaPem(config);
       const host = new URL(config.MSAL_AUTHORITY_HOST);
-      return new ConfidentialClientApplication({
+      const errors: ErrorHolder = { last: null };
+      const app = new ConfidentialClientApplication({
         auth: {
           clientId: credentials.clientId,
           clientSecret: credentials.clientSecret,
@@ -99,10 +136,12 @@ async function application(
           networkClient: fetchNetwork(
             config,
             ca ? Deno.createHttpClient({ caCerts: [ca] }) : undefined,
+            errors,
           ),
           loggerOptions: { loggerCallback: () => {}, piiLoggingEnabled: false },
         },
       });
+      return { app, errors };
     })();
     apps.set(key, app);
   }
@@ -132,16 +171,18 @@ export async function msalAccessToken(
     throw new Error(`Microsoft authentication needs the ${missing.join(", ")} of the source.`);
   }
   let result;
+  let errors: ErrorHolder = { last: null };
   try {
-    const app = await application(config, credentials);
-    result = await app.acquireTokenByClientCredential({ scopes });
+    const entry = await application(config, credentials);
+    errors = entry.errors;
+    errors.last = null;
+    result = await entry.app.acquireTokenByClientCredential({ scopes });
   } catch (error) {
     if (error instanceof OutboundRefused) console.warn(`MSAL: ${error.message}`);
     const detail = error instanceof OutboundRefused
       ? error.publicMessage
-      : error instanceof Error
-      ? error.message.split("\n")[0]
-      : String(error);
+      : describeMsalFailure(errors.last, credentials) ??
+        (error instanceof Error ? error.message.split("\n")[0] : String(error));
     throw new Error(`Could not get a Microsoft access token: ${detail}`.replaceAll(
       credentials.clientSecret,
       "********",
@@ -149,4 +190,47 @@ export async function msalAccessToken(
   }
   if (!result?.accessToken) throw new Error("Microsoft returned no access token.");
   return result.accessToken;
+}
+
+/**
+ * What a staff member can do about Microsoft's refusal, for the errors a misconfigured app
+ * registration produces (AADSTS codes as Microsoft sends them); `null` for others, which are shown
+ * with Microsoft's own first sentence.
+ */
+export function describeMsalFailure(
+  failure: AadError | null,
+  credentials: Pick<MsalCredentials, "tenantId" | "clientId">,
+): string | null {
+  if (!failure) return null;
+  const tenant = credentials.tenantId.trim();
+  const client = credentials.clientId.trim();
+  switch (failure.code) {
+    case 7000215:
+      return "Microsoft refused the client secret. Enter the secret's Value (not its Secret ID) " +
+        `from "Certificates & secrets" of the app registration ${client} in Microsoft Entra ID.`;
+    case 7000222:
+      return `The client secret of the app registration ${client} has expired. Create a new one ` +
+        'under "Certificates & secrets" in Microsoft Entra ID and enter its Value here.';
+    case 90002:
+    case 900023:
+      return `Microsoft does not know the tenant "${tenant}". Enter the Directory (tenant) ID ` +
+        "from the Overview page of the app registration in Microsoft Entra ID.";
+    case 700016:
+      return `Microsoft does not know the application "${client}" in the tenant "${tenant}". ` +
+        "Enter the Application (client) ID from the Overview page of the app registration, and " +
+        "check the Tenant ID.";
+    case 65001:
+      return "The tenant's administrator has not consented to the application's permissions. " +
+        'An administrator must open the app registration in Microsoft Entra ID, "API permissions", ' +
+        'and choose "Grant admin consent" for IMAP.AccessAsApp and SMTP.SendAsApp.';
+    case 500011:
+      return "The tenant has no Exchange Online: Microsoft does not know the resource " +
+        "https://outlook.office365.com in it.";
+  }
+  if (failure.error === "invalid_tenant") {
+    return describeMsalFailure({ ...failure, code: 90002 }, credentials);
+  }
+  // Microsoft's first sentence; its trace and correlation ids help nobody at the counter.
+  const sentence = failure.description.replace(/\s*Trace ID:[\s\S]*$/, "").split(/\r?\n/)[0];
+  return sentence ? `Microsoft answered: ${sentence}` : null;
 }

@@ -7,7 +7,7 @@ import nodemailer from "nodemailer";
 import { Buffer } from "node:buffer";
 import type { Config } from "../config.ts";
 import type { MailAccount } from "./accounts.ts";
-import { mailLogin, smtpEndpoint } from "./endpoints.ts";
+import { mailLogin, smtpEndpoint, tokenRefusedHint } from "./endpoints.ts";
 import { tlsCaOption, tlsMismatchHint } from "./tls.ts";
 import { OutboundRefused, resolveOutbound } from "../net/outbound.ts";
 
@@ -100,7 +100,15 @@ export async function sendFromSource(
       rejected: sent.rejected.map(address),
     };
   } catch (error) {
-    throw new Error(describeSendError(error, endpoint.host, endpoint.port, account.secret));
+    throw new Error(
+      describeSendError(
+        error,
+        endpoint.host,
+        endpoint.port,
+        account.secret,
+        login?.kind === "oauth2" ? login.user : "",
+      ),
+    );
   } finally {
     transport.close();
   }
@@ -111,7 +119,13 @@ export async function sendFromSource(
  * missing greeting read the same (telling them apart would map the network); the detail goes to
  * the server log.
  */
-function describeSendError(error: unknown, host: string, port: number, secret: string): string {
+function describeSendError(
+  error: unknown,
+  host: string,
+  port: number,
+  secret: string,
+  tokenUser = "",
+): string {
   const e = error as { code?: string; message?: string; response?: string };
   const where = `${host}:${port}`;
   const mask = (text: string) => secret ? text.replaceAll(secret, "********") : text;
@@ -127,6 +141,8 @@ function describeSendError(error: unknown, host: string, port: number, secret: s
   ) {
     console.warn(mask(`SMTP ${where}: ${e.code} ${e.message ?? ""}`));
     text = `Could not connect to the outgoing server ${where}.`;
+  } else if (e.code === "EAUTH" && tokenUser) {
+    text = `The outgoing server ${where} refused the login: ${tokenRefusedHint(tokenUser, "SMTP")}`;
   } else if (e.code === "EAUTH") {
     text = `The outgoing server ${where} refused the login: ${e.response ?? e.message}`;
   } else if (e.code === "EENVELOPE") {

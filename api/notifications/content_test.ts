@@ -491,7 +491,7 @@ Deno.test("notification content per source type", async (t) => {
         "Successful runs",
         "Daily breakdown",
       ]);
-      assert.match(vendor.subject, /All OrderVendor sources, .* – 2 failures$/);
+      assert.match(vendor.subject, /All Submission Vendor sources, .* – 2 failures$/);
       assert.ok(vendor.text.includes("3 vendor sendings (2 failed)"));
       assert.ok(vendor.text.includes("Vendor Bolt Co (PO PO-2)"));
       assert.ok(vendor.text.includes("550 mailbox unavailable"));

@@ -81,7 +81,7 @@ Deno.test("notifications arrive in a real mailbox with the sections asked for", 
     assert.equal(test.status, 200, JSON.stringify(test.body));
     const result = test.body as { subject: string; recipients: string[]; details: string };
     assert.deepEqual(result.recipients, [mailbox.address]);
-    assert.match(result.subject, /^\[BO\] OrderTracking summary: Acme Tracking/);
+    assert.match(result.subject, /^\[BO\] Order Tracking summary: Acme Tracking/);
     await waitForMessages(mailbox, 1, 20_000);
     const first = await readMessage(mailbox, 1);
     assert.equal(first.subject, result.subject);

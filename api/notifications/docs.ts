@@ -72,6 +72,7 @@ export const notificationsDocs = routeDocs([
     path: "/api/notification-settings/:id/test",
     summary: "Send the notification now as a test",
     response: notificationTestResult,
-    description: P2,
+    description: `${P2} 429 with \`Retry-After\` past NOTIFICATION_TESTS_PER_USER_PER_HOUR or ` +
+      "NOTIFICATION_TESTS_PER_HOUR (docs/limits.md).",
   },
 ]);

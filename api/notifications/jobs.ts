@@ -48,9 +48,12 @@ interface SendItem {
 /** The dedupe key of one setting's due time. */
 export const itemKey = (item: SendItem) => `notification:${item.settingId}:${item.scheduledFor}`;
 
-/** The URL links in mails start with. */
-export function publicUrlOf(deps: Deps): string {
-  return deps.config.PUBLIC_URL ?? `http://localhost:${deps.config.PORT}`;
+/**
+ * The URL links in mails start with: `PUBLIC_URL`, or null (the mails carry no links and say to
+ * ask the administrator). Never a request's origin (docs/auth.md, "Mailed links").
+ */
+export function publicUrlOf(deps: Pick<Deps, "config">): string | null {
+  return deps.config.PUBLIC_URL ?? null;
 }
 
 /** The render input of a setting whose mail is sent at `now`. */
@@ -58,7 +61,7 @@ async function renderInputFor(
   deps: Deps,
   setting: StoredSetting,
   now: Date,
-  publicUrl: string,
+  publicUrl: string | null,
 ): Promise<RenderInput> {
   const lastSent = setting.lastNotificationSent ? new Date(setting.lastNotificationSent) : null;
   const window = windowFor(setting.notificationInterval, now, lastSent);
@@ -201,7 +204,6 @@ export async function runSendJob(deps: Deps, job: Pick<Job, "payload">, now = ne
 export async function sendTestNotification(
   deps: Deps,
   setting: StoredSetting,
-  publicUrl: string,
   now = new Date(),
 ): Promise<NotificationTestResult> {
   const recipients = recipientsFor(
@@ -215,7 +217,7 @@ export async function sendTestNotification(
         '"send notifications to e-mail" and an e-mail address.',
     );
   }
-  const input = await renderInputFor(deps, setting, now, publicUrl);
+  const input = await renderInputFor(deps, setting, now, publicUrlOf(deps));
   const rendered = renderNotification(input);
   try {
     await deps.mailer.send({

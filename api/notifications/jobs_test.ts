@@ -92,7 +92,7 @@ Deno.test("a setting due during downtime is sent once, also after a restart", as
     await runDueJobs(deps, { kinds: KINDS, log: () => {} });
     assert.equal(sent.length, 1);
     assert.equal(sent[0].to, "ops@example.com");
-    assert.match(sent[0].subject, /OrderTracking summary/);
+    assert.match(sent[0].subject, /Order Tracking summary/);
     assert.ok(sent[0].html?.includes("<html"));
     const state = await settingState(server, id);
     assert.ok(state.sent, "lastNotificationSent set");
@@ -180,7 +180,9 @@ Deno.test("consolidated settings: one mail per recipient with a part per setting
 });
 
 Deno.test("a stale mailbox raises one error alert per incident", async () => {
-  const server = await startTestServer({ env: { MAILBOX_ALERT_HOURS: "6" } });
+  const server = await startTestServer({
+    env: { MAILBOX_ALERT_HOURS: "6", PUBLIC_URL: "https://bo.example.test" },
+  });
   try {
     const sent: SystemMessage[] = [];
     const deps = { ...server.server.deps, mailer: fakeMailer(sent) };
@@ -199,7 +201,7 @@ Deno.test("a stale mailbox raises one error alert per incident", async () => {
     assert.equal(sent.length, 1);
     assert.equal(sent[0].to, "alerts@example.com");
     assert.match(sent[0].subject, /box@example.com has not been polled successfully/);
-    assert.match(sent[0].text, /\/email-sources\/edit\//);
+    assert.match(sent[0].text, /https:\/\/bo\.example\.test\/email-sources\/edit\//);
     assert.deepEqual(await enqueueMailboxAlerts(deps), []);
     await tick(deps);
     assert.equal(sent.length, 1);

@@ -3,6 +3,7 @@
  * sources a setting names (one table per source type) and the users who receive notifications.
  */
 import type { Db } from "../db/client.ts";
+import { sourceTypeLabel } from "../../shared/catalog/display_names.ts";
 import {
   type NotificationSetting,
   type NotificationSettingSave,
@@ -153,7 +154,7 @@ async function resolveSource(
   input: NotificationSettingSave,
 ): Promise<{ sourceId: number | null; sourceName: string }> {
   const names = await sourceNames(db, input.sourceTypeId);
-  const type = sourceTypeName(input.sourceTypeId);
+  const type = sourceTypeLabel(sourceTypeName(input.sourceTypeId));
   if (input.sourceId != null) {
     const name = names.get(input.sourceId);
     if (name === undefined) {

@@ -15,7 +15,9 @@ import { emailInfoRecipients } from "../../shared/notifications/recipients.ts";
 import { validateCron } from "../../shared/notifications/schedule.ts";
 import { requireAnyFlag } from "../auth/guards.ts";
 import type { AppEnv } from "../deps.ts";
+import { createWithinBound } from "../db/row_bound.ts";
 import { notFound } from "../http/errors.ts";
+import { requireSendAllowance } from "../http/send_limit.ts";
 import { body, idParam } from "../http/validate.ts";
 import { sendTestNotification } from "./jobs.ts";
 import {
@@ -29,6 +31,14 @@ import {
 } from "./queries.ts";
 
 const guard = requireAnyFlag(true);
+
+/** Notification settings (deleted ones are gone) count against MAX_SOURCES_PER_AREA. */
+const NOTIFICATION_BOUND = {
+  table: "notification_settings",
+  counts: "true",
+  noun: "notification settings",
+  variable: "MAX_SOURCES_PER_AREA",
+};
 
 export const notificationRoutes = new Hono<AppEnv>()
   .get("/", guard, async (c) => c.json((await listSettings(c.var.deps.db)).map(toContract)))
@@ -51,7 +61,10 @@ export const notificationRoutes = new Hono<AppEnv>()
     return c.json(validateCron(cronExpression, new Date(), timeZone || null));
   })
   .post("/", guard, body("json", notificationSettingSave), async (c) => {
-    const saved = await saveSetting(c.var.deps.db, 0, c.req.valid("json"));
+    const { db, config } = c.var.deps;
+    const input = c.req.valid("json");
+    const bound = { ...NOTIFICATION_BOUND, limit: config.MAX_SOURCES_PER_AREA };
+    const saved = await createWithinBound(db, bound, (tx) => saveSetting(tx, 0, input));
     return c.json(toContract(saved));
   })
   .get("/:id", guard, body("param", idParam), async (c) => {
@@ -74,6 +87,7 @@ export const notificationRoutes = new Hono<AppEnv>()
     const { id } = c.req.valid("param");
     const setting = await findSetting(c.var.deps.db, id);
     if (!setting) throw notFound(`Notification setting ${id}`);
-    const publicUrl = c.var.deps.config.PUBLIC_URL ?? new URL(c.req.url).origin;
-    return c.json(await sendTestNotification(c.var.deps, setting, publicUrl));
+    await requireSendAllowance(c.var.deps, "notificationTest", c.var.user.userId);
+    // The links use PUBLIC_URL only, never this request's Host (docs/auth.md, "Mailed links").
+    return c.json(await sendTestNotification(c.var.deps, setting));
   });

@@ -11,6 +11,7 @@ import {
 } from "../../shared/contract/order_submission.ts";
 import { requireFlag } from "../auth/guards.ts";
 import type { AppEnv } from "../deps.ts";
+import { createWithinBound } from "../db/row_bound.ts";
 import { notFound } from "../http/errors.ts";
 import { body, idParam } from "../http/validate.ts";
 import {
@@ -28,6 +29,21 @@ import {
 
 const guard = requireFlag("submissionUser");
 
+/** Submission sources not deleted count against MAX_SOURCES_PER_AREA (docs/limits.md). */
+const SUBMISSION_SOURCE_BOUND = {
+  table: "order_submission_sources",
+  counts: "not deleted_status",
+  noun: "order submission sources",
+  variable: "MAX_SOURCES_PER_AREA",
+};
+/** Vendors not deleted, of every submission source, count against MAX_VENDORS. */
+const VENDOR_BOUND = {
+  table: "vendor_sources",
+  counts: "not deleted_status",
+  noun: "vendors",
+  variable: "MAX_VENDORS",
+};
+
 export const orderSubmissionRoutes = new Hono<AppEnv>()
   .get("/sources/active", guard, async (c) => c.json(await listSubmissionSources(c.var.deps.db)))
   .get("/sources/get/:id", guard, body("param", idParam), async (c) => {
@@ -37,7 +53,12 @@ export const orderSubmissionRoutes = new Hono<AppEnv>()
     return c.json(source);
   })
   .post("/sources/save", guard, body("json", orderSubmissionSourceSave), async (c) => {
-    return c.json(await saveSubmissionSource(c.var.deps.db, c.req.valid("json")));
+    const { db, config } = c.var.deps;
+    const input = c.req.valid("json");
+    const bound = input.id === 0
+      ? { ...SUBMISSION_SOURCE_BOUND, limit: config.MAX_SOURCES_PER_AREA }
+      : null;
+    return c.json(await createWithinBound(db, bound, (tx) => saveSubmissionSource(tx, input)));
   })
   .post("/sources/delete/:id", guard, body("param", idParam), async (c) => {
     const { id } = c.req.valid("param");
@@ -63,7 +84,10 @@ export const orderSubmissionRoutes = new Hono<AppEnv>()
     allowBody(2 * FILE_BODY_LIMIT),
     body("json", orderVendorSourceSave),
     async (c) => {
-      return c.json(await saveVendor(c.var.deps.db, c.req.valid("json")));
+      const { db, config } = c.var.deps;
+      const input = c.req.valid("json");
+      const bound = input.id === 0 ? { ...VENDOR_BOUND, limit: config.MAX_VENDORS } : null;
+      return c.json(await createWithinBound(db, bound, (tx) => saveVendor(tx, input)));
     },
   )
   .post("/vendor/delete/:id", guard, body("param", idParam), async (c) => {

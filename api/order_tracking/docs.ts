@@ -1,10 +1,14 @@
 /** The OpenAPI descriptions of /api/order-tracking and its sources (spec part 1, section 7). */
 import { z } from "zod";
 import { routeDocs } from "../http/route_docs.ts";
+import { UPLOAD_LIMITS } from "../../shared/files/limits.ts";
 import {
+  beyondWindowMessage,
+  lastWindowPage,
   orderDetail,
   orderListResult,
   orderTrackingSource,
+  RESULT_WINDOW,
 } from "../../shared/contract/order_tracking.ts";
 import { importRunDetails } from "../../shared/contract/email_sources.ts";
 
@@ -16,7 +20,18 @@ export const orderTrackingDocs = routeDocs([
     path: "/api/order-tracking/list",
     summary: "Search the orders, one page",
     response: orderListResult,
-    description: P1,
+    description: `${P1} Pages can be read up to the first ${
+      RESULT_WINDOW.toLocaleString("en-US")
+    } results (page ${lastWindowPage(50)} of 50 rows, ${
+      lastWindowPage(10)
+    } of 10): a deeper page is refused without searching. \`countCapped\` true means \`totalRecordCount\` is a lower bound ("more than").`,
+    errors: {
+      "400": `Invalid request (\`errors\` names the fields), or a page beyond the first ${
+        RESULT_WINDOW.toLocaleString("en-US")
+      } results, answered at once with \`{ "message": "${
+        beyondWindowMessage(lastWindowPage(50) + 1)
+      }" }\` (here for page ${lastWindowPage(50) + 1} of 50 rows): narrow the search to see more.`,
+    },
   },
   {
     method: "GET",
@@ -73,6 +88,13 @@ export const orderTrackingDocs = routeDocs([
     summary: "Import an order file for a source, as a mailed file would be (CLI and CI)",
     description: "Beyond the contract: multipart with `file`; answers the import run.",
     response: importRunDetails,
-    request: { multipart: z.object({ file: z.string().describe("the order file (binary)") }) },
+    request: {
+      multipart: z.object({
+        file: z.string().meta({
+          contentMediaType: "application/octet-stream",
+          description: `the order file (binary, at most ${UPLOAD_LIMITS.maxBytes} bytes)`,
+        }),
+      }),
+    },
   },
 ]);

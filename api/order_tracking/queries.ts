@@ -3,6 +3,7 @@ import type { Db } from "../db/client.ts";
 import type { Order, OrderDetail } from "../../shared/contract/order_tracking.ts";
 import type { UpdateStatsRow } from "../../shared/contract/home_stats.ts";
 import { attachTrackingNumbers, contractOrder, ORDER_COLUMNS } from "./order_rows.ts";
+import { forgetSeekPoints } from "./page_seek.ts";
 
 /** One order, deleted or not (its deletedStatus says which), or null. */
 export async function findOrder(db: Db, id: number): Promise<OrderDetail | null> {
@@ -35,6 +36,7 @@ export async function findOrder(db: Db, id: number): Promise<OrderDetail | null>
  * @returns false when there is no such order
  */
 export async function saveNote(db: Db, orderId: number, note: string | null): Promise<boolean> {
+  forgetSeekPoints(); // a page sorted by notes may move (page_seek.ts)
   const rows = await db.query(
     "update orders set notes = $2 where id = $1 returning id",
     [orderId, note === null || note === "" ? null : note],
@@ -49,6 +51,7 @@ export async function saveNote(db: Db, orderId: number, note: string | null): Pr
  * @returns false when there is no such order
  */
 export async function deleteOrder(db: Db, id: number): Promise<boolean> {
+  forgetSeekPoints(); // the list's deep pages move up by one (page_seek.ts)
   const rows = await db.query<{ id: number }>(
     `update orders
         set deleted_status = true, active_status = false,
@@ -61,9 +64,51 @@ export async function deleteOrder(db: Db, id: number): Promise<boolean> {
 
 /**
  * Per live source (inactive ones too, with zeros), the orders inserted or changed and the
- * orders deleted in the 24 hours before `now`.
+ * orders deleted in the 24 hours before `now`: the orders whose current `last_updated`
+ * (`deleted_at`) lies in (now - 24 h, now]. Read from the counts that migration 0016 keeps (whole
+ * hours inside the window, exact moments in its two partial edge hours), so the cost does not
+ * grow with the day's volume; `orderUpdateStatsCounted` is the same answer counted from orders.
  */
 export async function orderUpdateStats(db: Db, now = new Date()): Promise<UpdateStatsRow[]> {
+  const hour = 3_600_000;
+  const hi = now.getTime(), lo = hi - 24 * hour;
+  // Whole UTC hours [firstHour, endHour) lie inside (lo, hi]; the rest are the edges.
+  const firstHour = Math.floor(lo / hour) * hour + hour, endHour = Math.floor(hi / hour) * hour;
+  const at = (ms: number) => new Date(ms).toISOString();
+  return await db.query<UpdateStatsRow>(
+    `with counts as (
+       select source_id, updated, deleted from order_change_hours
+        where hour >= $3::timestamptz and hour < $4::timestamptz
+       union all
+       select source_id, updated, deleted from order_change_moments
+        where at > $1::timestamptz and at < $3::timestamptz
+       union all
+       select source_id, updated, deleted from order_change_moments
+        where at >= $4::timestamptz and at <= $2::timestamptz
+     ),
+     totals as (
+       select source_id, sum(updated)::int as updated, sum(deleted)::int as deleted
+         from counts group by source_id
+     )
+     select s.source_name as "orderTrackingSourceName",
+            coalesce(t.updated, 0) as "ordersUpdated",
+            coalesce(t.deleted, 0) as "ordersDeleted"
+       from order_tracking_sources s
+       left join totals t on t.source_id = s.id
+      where not s.deleted_status
+      order by lower(s.source_name), s.id`,
+    [at(lo), at(hi), at(firstHour), at(endHour)],
+  );
+}
+
+/**
+ * `orderUpdateStats` counted from the orders themselves (its cost grows with the orders changed
+ * in the window): the reference the maintained counts are tested against.
+ */
+export async function orderUpdateStatsCounted(
+  db: Db,
+  now = new Date(),
+): Promise<UpdateStatsRow[]> {
   return await db.query<UpdateStatsRow>(
     `select s.source_name as "orderTrackingSourceName",
             (select count(*)::int from orders o

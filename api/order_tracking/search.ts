@@ -8,12 +8,14 @@
 import type { Db } from "../db/client.ts";
 import { snakeCase } from "../db/names.ts";
 import {
+  beyondWindowMessage,
   DATE_FIELDS,
   NUMBER_FIELDS,
   type Order,
   ORDER_FIELDS,
   type OrderListRequest,
   type OrderListResult,
+  RESULT_WINDOW,
 } from "../../shared/contract/order_tracking.ts";
 import { invalid } from "../db/errors.ts";
 import { attachTrackingNumbers, contractOrder, ORDER_COLUMNS } from "./order_rows.ts";
@@ -24,6 +26,7 @@ import {
   type SearchSample,
 } from "./search_sample.ts";
 import { choosePieces } from "./trigram_choice.ts";
+import { nearestPoint, rememberPoints, SEEK_STRIDE, type SeekPoint } from "./page_seek.ts";
 
 const plainFields = new Set<string>([...DATE_FIELDS, ...NUMBER_FIELDS]);
 
@@ -229,35 +232,129 @@ export function sortClause(sort: OrderListRequest["SortParams"]): string {
   return orderBy(sortKeys(sort));
 }
 
+/** The sort keys with the id's tie-break last, as `orderBy` orders (nothing after the id). */
+function fullKeys(keys: SortKey[]): SortKey[] {
+  const at = keys.findIndex((key) => key.expression === "o.id");
+  if (at >= 0) return keys.slice(0, at + 1);
+  return [...keys, { expression: "o.id", ascending: keys[0]?.ascending ?? false }];
+}
+
+/** The value of `expression` for the order `id` (a subquery the planner runs once). */
+function valueAt(expression: string, id: number): string {
+  if (expression === "o.id") return String(id);
+  return `(select ${expression.replace(/\bo\./g, "b.")} from orders b where b.id = ${id})`;
+}
+
 /**
- * The query of the ids of one page, `limit` rows from `offset`, in `keys`' order.
+ * The orders after `point` in `keys`' order (empty values last, the id breaking ties), as a
+ * condition: the lexicographic "after" over every key, written from which of the point's keys
+ * are empty (an empty key has nothing after it but the empty ones with a later tie-break).
+ */
+function afterPoint(keys: SortKey[], point: SeekPoint): string {
+  const alternatives: string[] = [];
+  const equal: string[] = [];
+  for (const [i, { expression, ascending }] of fullKeys(keys).entries()) {
+    const nullable = !NOT_NULL.has(expression);
+    const empty = nullable && point.nulls[i] === true;
+    const value = valueAt(expression, point.id);
+    if (!empty) {
+      const later = `${expression} ${ascending ? ">" : "<"} ${value}`;
+      alternatives.push(
+        [...equal, nullable ? `(${later} or ${expression} is null)` : later].join(" and "),
+      );
+    }
+    equal.push(empty ? `${expression} is null` : `${expression} = ${value}`);
+  }
+  return alternatives.length ? `(${alternatives.map((a) => `(${a})`).join(" or ")})` : "false";
+}
+
+/**
+ * `afterPoint` for the orders whose first key is not empty, in a form the first key's
+ * `(expression, id)` index seeks to: a row comparison for a one-column sort, else the first key
+ * bounded from the point on plus the whole condition as a filter.
+ */
+function afterPointSeek(keys: SortKey[], point: SeekPoint): string {
+  const full = fullKeys(keys);
+  const [first, second] = full;
+  if (full.length === 1) return afterPoint(keys, point);
+  const value = valueAt(first.expression, point.id);
+  if (full.length === 2 && second.expression === "o.id" && second.ascending === first.ascending) {
+    return `(${first.expression}, o.id) ${first.ascending ? ">" : "<"} (${value}, ${point.id})`;
+  }
+  return `${first.expression} ${first.ascending ? ">=" : "<="} ${value} and ${
+    afterPoint(keys, point)
+  }`;
+}
+
+/**
+ * The query of the ids and sort keys (`keyColumns`) of the first `depth` matches in `keys`'
+ * order, after `point` when given.
  *
  * Each sortable column has an index on `(expression, id)` over the live orders (migration 0013),
  * which gives ascending order with empty values last going forwards, and descending order with
- * empty values FIRST going backwards. So a descending sort on a column that may be empty is read
- * in two halves, each one index scan that stops at `offset + limit` rows: the non-empty values
- * backwards, then the empty ones; the outer sort merges at most twice the page's depth.
- * Whatever is sorted is only the ids and sort keys (`keyColumns`), never whole rows: sorting
- * 10,000 whole orders for page 200 cost five times as much as reading them.
+ * empty values FIRST going backwards. So a descending sort on a column that may be empty, and a
+ * seek on one, are read in two halves, each one index scan that stops at `depth` rows: the
+ * non-empty values (from the point on), then the empty ones; the outer sort merges at most twice
+ * the depth. Whatever is sorted is only the ids and sort keys, never whole rows: sorting 10,000
+ * whole orders for page 200 cost five times as much as reading them.
  */
-function pageQuery(where: string, keys: SortKey[], limit: number, offset: number): string {
+function walkQuery(where: string, keys: SortKey[], depth: number, point: SeekPoint | null): string {
   const first = keys[0];
-  if (!first || first.ascending || NOT_NULL.has(first.expression)) {
-    return `select o.id from orders o where ${where}
-             order by ${orderBy(keys)} limit ${limit} offset ${offset}`;
+  const columns = keyColumns(keys);
+  if (!first || NOT_NULL.has(first.expression) || (first.ascending && !point)) {
+    const seek = point ? ` and ${afterPointSeek(keys, point)}` : "";
+    return `select ${columns} from orders o where ${where}${seek}
+             order by ${orderBy(keys)} limit ${depth}`;
   }
-  const depth = offset + limit;
-  const half = (condition: string) =>
-    `(select ${keyColumns(keys)} from orders o where ${where} and ${first.expression} ${condition}
+  const half = (condition: string, seek: string) =>
+    `(select ${columns} from orders o
+       where ${where} and ${first.expression} ${condition}${seek ? ` and ${seek}` : ""}
        order by ${orderBy(keys, { firstNullsFirst: true })} limit ${depth})`;
-  return `select id from (${half("is not null")} union all ${half("is null")}) o
-           order by ${orderBy(keys, { named: true })} limit ${limit} offset ${offset}`;
+  const emptyPoint = point?.nulls[0] === true;
+  const halves = [
+    ...(emptyPoint ? [] : [half("is not null", point ? afterPointSeek(keys, point) : "")]),
+    half("is null", emptyPoint ? afterPoint(keys, point!) : ""),
+  ];
+  return `select * from (${halves.join(" union all ")}) o
+           order by ${orderBy(keys, { named: true })} limit ${depth}`;
+}
+
+/**
+ * The statement of one page read in the sort's order from a seek point (`walkQuery`): the
+ * `limit` rows after the first `skip` matches past the point, whole and formatted (after the
+ * limit), with their id (`seekId`), row number (`seekRow`) and which sort keys are empty
+ * (`seekNulls`, one "0" or "1" per key). The row just before the page, every `SEEK_STRIDE`-th
+ * row skipped and the one row after the page (which tells whether there are more) come too, ids
+ * only: the first two to be remembered as seek points. Every row carries the number of rows the
+ * walk read (`seekWalked`), and the walk's last row always comes: fewer than it asked for means
+ * the matches end there, which is the exact count.
+ */
+function pageStatement(
+  where: string,
+  keys: SortKey[],
+  limit: number,
+  skip: number,
+  from: { position: number; point: SeekPoint | null },
+): string {
+  const walk = walkQuery(where, keys, skip + limit + 1, from.point);
+  const nulls = keys.length
+    ? keys.map((_, i) => `(w.k${i} is null)::int::text`).join(" || ")
+    : "''";
+  return `select ${ORDER_COLUMNS}, w.id as "seekId", w.n::int as "seekRow", ${nulls} as "seekNulls",
+                 w.m::int as "seekWalked"
+            from (select w.*, row_number() over () as n, count(*) over () as m from (${walk}) w) w
+            left join orders o on o.id = w.id and w.n > ${skip} and w.n <= ${skip + limit}
+           where w.n >= ${skip} or (w.n + ${from.position}) % ${SEEK_STRIDE} = 0 or w.n = w.m
+           order by w.n`;
 }
 
 /** The statements of a search (see `searchOrders`). */
 export interface SearchPlan {
-  /** The page's orders, formatted, in page order (`pageQuery`). */
-  page: string;
+  /** The sort keys, without the id's tie-break. */
+  keys: SortKey[];
+  /** The search as seek points know it (`page_seek.ts`): its terms and order. */
+  seekKey: string;
+  offset: number;
   /**
    * For a selective or rare search: the matches' ids and sort keys gathered once (at most
    * `bound + 1` of them, every one when rare), answering one row `{ id: null, total }` and the
@@ -275,18 +372,15 @@ export interface SearchPlan {
 
 /** The statements of a search: see `SearchPlan` and `searchOrders`. */
 export function searchPlan(request: OrderListRequest, sample: SearchSample | null): SearchPlan {
+  const offset = (request.PageIndex - 1) * request.PageSize;
+  if (offset >= RESULT_WINDOW) throw invalid(beyondWindowMessage(request.PageIndex));
   const keys = sortKeys(request.SortParams);
   const share = sampleShare(request, sample);
   const broad = share !== null && share >= BROAD_SHARE;
   const { sql: where, params } = searchWhere(request, broad ? null : sample);
-  const offset = (request.PageIndex - 1) * request.PageSize;
   // No sampled order matches: the matches are rare (under about 1 in 10,000 orders).
   const rare = share === 0;
   const bound = Math.max(broad ? broadBound(share) : COUNT_CAP, offset + request.PageSize);
-  const ids = pageQuery(where, keys, request.PageSize, offset);
-  // The page's rows only are read whole and formatted, after the limit.
-  const page = `select ${ORDER_COLUMNS} from orders o join (${ids}) p on p.id = o.id
-                order by ${orderBy(keys)}`;
   const byIds = `select ${ORDER_COLUMNS} from orders o where o.id = any($1::bigint[])
                  order by ${orderBy(keys)}`;
   // Rare matches are gathered whole (`offset 0`, no limit: found through the trigram indexes,
@@ -298,7 +392,8 @@ export function searchPlan(request: OrderListRequest, sample: SearchSample | nul
     union all
     (select id, null from m order by ${orderBy(keys, { named: true })}
       limit ${request.PageSize} offset ${offset})`;
-  return { page, gather, byIds, where, params, bound, rare };
+  const seekKey = JSON.stringify([searchTerms(request), !!request.AndOrParam, orderBy(keys)]);
+  return { keys, seekKey, offset, gather, byIds, where, params, bound, rare };
 }
 
 /**
@@ -311,10 +406,11 @@ export function searchPlan(request: OrderListRequest, sample: SearchSample | nul
  * A selective search (the sample's share of matches under `BROAD_SHARE`) gathers its matches'
  * ids and sort keys once, up to the bound + 1 (every one when rare), and takes both the count
  * and the page from them (`gatherPage`). Otherwise, or when they turn out more than the bound,
- * the page is read in the sort's index order where one serves it (`pageQuery`); the
- * dates are formatted for the page's rows only, after the limit. The count then follows from
- * the page when the page is not full (the last one); otherwise it is counted up to a bound (or
- * the page's end when deeper) plus one: a number of matches above the bound answers
+ * the page is read in the sort's index order where one serves it, from the nearest seek point
+ * before it (`seekPage`, `walkQuery`); the dates are formatted for the page's rows only, after
+ * the limit. The count then follows from the page when the page is not full (the last one), or
+ * from the one row read after a page that ends at the bound or past it; otherwise it is counted
+ * up to the bound plus one: a number of matches above the bound answers
  * `totalRecordCount` = the bound and `countCapped: true`, meaning "more than". The bound is
  * `COUNT_CAP`, or, for a broad search (the sample's share of matches at least `BROAD_SHARE`),
  * the matches expected among `COUNT_ROWS_BUDGET` orders, so that counting never reads more
@@ -372,8 +468,9 @@ async function gatherPage(
 }
 
 /**
- * The page in the sort's index order (`pageQuery`), and the count: `known` when gathering told
- * it, else from the page when it is not full (the last one), else counted up to the bound + 1.
+ * The page in the sort's index order (`seekPage`), and the count: `known` when gathering told
+ * it, else from the page when it is not full (the last one) or ends at the bound or past it,
+ * else counted up to the bound + 1.
  */
 async function readPage(
   db: Db,
@@ -383,19 +480,62 @@ async function readPage(
   signal?: AbortSignal,
 ): Promise<{ rows: PageRow[]; count: number }> {
   const count = () => countOrders(db, plan.where, plan.params, plan.bound + 1, signal);
+  const offset = plan.offset;
+  // A page ending at the bound or past it (a deep one) needs no count: the one row read after
+  // it tells "more than the bound" (the page's end) or "exactly the page's end". Counting there
+  // read up to 10,000 matches, the dearest part of a deep page of a broad search.
+  const peeks = offset + request.PageSize >= plan.bound;
   // On PostgreSQL the count runs beside the page, on another connection of the pool; its answer
   // is dropped when the page alone tells the count. PGlite runs one statement at a time.
-  const counting = db.kind === "postgres" && known === null ? count().catch((e: Error) => e) : null;
-  const rows = await db.query<PageRow>(plan.page, plan.params, { signal });
-  const offset = (request.PageIndex - 1) * request.PageSize;
+  const counting = db.kind === "postgres" && known === null && !peeks
+    ? count().catch((e: Error) => e)
+    : null;
+  const { rows, end } = await seekPage(db, plan, request.PageSize, signal);
   if (known !== null) return { rows, count: known };
-  if (rows.length > 0 && rows.length < request.PageSize) {
-    return { rows, count: offset + rows.length };
-  }
-  if (rows.length === 0 && offset === 0) return { rows, count: 0 };
+  // The matches end on this page or before it (a page past the last one): the exact count.
+  if (end !== null) return { rows, count: end };
+  // More matches follow the page: past a bound the page reaches, that is all the answer says.
+  if (peeks) return { rows, count: plan.bound + 1 };
   const counted = await (counting ?? count());
   if (counted instanceof Error) throw counted;
   return { rows, count: counted };
+}
+
+/**
+ * The page read in the sort's order from the nearest seek point before it (`page_seek.ts`),
+ * remembering the points the walk passed: the row before the page, every `SEEK_STRIDE`-th row
+ * skipped, and the page's last row.
+ */
+async function seekPage(
+  db: Db,
+  plan: SearchPlan,
+  limit: number,
+  signal?: AbortSignal,
+): Promise<{ rows: PageRow[]; end: number | null }> {
+  const from = nearestPoint(db, plan.seekKey, plan.offset);
+  const skip = plan.offset - from.position;
+  const sql = pageStatement(plan.where, plan.keys, limit, skip, from);
+  type Found = PageRow & {
+    seekId: number;
+    seekRow: number;
+    seekNulls: string;
+    seekWalked: number;
+  };
+  const found = await db.query<Found>(sql, plan.params, { signal });
+  const points: [number, SeekPoint][] = [];
+  const rows: PageRow[] = [];
+  for (const { seekId, seekRow, seekNulls, seekWalked: _, ...row } of found) {
+    const position = from.position + seekRow;
+    if (position % SEEK_STRIDE === 0 || seekRow === skip || seekRow === skip + limit) {
+      points.push([position, { id: Number(seekId), nulls: [...seekNulls].map((c) => c === "1") }]);
+    }
+    if (seekRow > skip && seekRow <= skip + limit) rows.push(row);
+  }
+  rememberPoints(db, plan.seekKey, points);
+  const walked = found[0]?.seekWalked ?? 0;
+  // Fewer rows than asked for: the matches end `walked` rows after the point.
+  const end = walked < skip + limit + 1 ? from.position + walked : null;
+  return { rows, end };
 }
 
 /** The number of matches, counting no further than `limit`. */

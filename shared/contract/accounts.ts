@@ -249,3 +249,10 @@ export type AccessToken = z.infer<typeof accessToken>;
 /** Answer of `POST /api/accounts/tokens`: the token, shown this once. */
 export const createdAccessToken = accessToken.extend({ token: z.string() });
 export type CreatedAccessToken = z.infer<typeof createdAccessToken>;
+
+/**
+ * Answer of `GET /api/accounts/config-warnings` (Admin; beyond the contract): what the server's
+ * configuration leaves out, in plain sentences (today: `PUBLIC_URL` unset, so mails carry no links).
+ */
+export const configWarningsAnswer = z.object({ warnings: z.array(z.string()) });
+export type ConfigWarnings = z.infer<typeof configWarningsAnswer>;

@@ -57,6 +57,18 @@ export const emailSource = z.object({
   lastSuccessfulPoll: z.string().nullable(),
   lastPollError: z.string().nullable(),
   lastPollErrorAt: z.string().nullable(),
+  /**
+   * Not in the spec: how the mailbox is watched. `listening`: an IMAP IDLE listener is connected
+   * (new mail is read at once); `no-idle`: the server has no IDLE, the mailbox is polled every
+   * `pollSeconds`; `polling`: no listener is connected now (starting, reconnecting, or no process
+   * runs jobs), the poll every `pollSeconds` reads it. `lastCheckAt`: the last poll, whatever its
+   * outcome.
+   */
+  watch: z.object({
+    mode: z.enum(["listening", "polling", "no-idle"]),
+    pollSeconds: z.number().int(),
+    lastCheckAt: z.string().nullable(),
+  }).optional(),
 });
 export type EmailSource = z.infer<typeof emailSource>;
 

@@ -28,6 +28,9 @@ export const DEBUG_SUCCESS_TEXT =
 // ---------------------------------------------------------------------------------------------
 
 /** A whole number sent as a number, a numeric string, or empty ("" and null mean none). */
+/** The label of the per-source SFTP interval (form and messages). */
+export const SFTP_POLL_LABEL = "SFTP Check Interval (seconds)";
+
 function optionalInt(label: string, min: number, max: number) {
   return z.preprocess(
     (value) => {
@@ -125,6 +128,16 @@ export const inventorySourceSchema = z.object({
   sftpPassword: boundedString(MAX_LENGTH.secret),
   /** Not in the spec (DESIGN.md: "when one is configured: add the field"): SFTP folder to pull supplier files from; "" = no pulling. */
   sftpInboxFolder: boundedString(MAX_LENGTH.text),
+  /** Not in the spec: seconds between two looks at the inbox folder; null = the server's default. */
+  sftpPollSeconds: z.number().int().nullable().optional(),
+  /** Not in the spec: how the inbox folder is watched (null without an inbox folder). */
+  sftpWatch: z.object({
+    /** Seconds between two looks (the source's interval, else INVENTORY_SFTP_POLL_SECONDS). */
+    everySeconds: z.number().int(),
+    /** When the folder was last looked at, and why that look failed (null: it worked). */
+    lastCheckAt: z.string().nullable(),
+    lastCheckError: z.string().nullable(),
+  }).nullable().optional(),
   /** Not in the spec: share (0–1) of previously active items that may turn inactive before a run is held; null = 0.5. */
   guardThreshold: z.number().nullable(),
   activeStatus: z.boolean(),
@@ -217,6 +230,8 @@ export const inventorySourceSave = z.object({
   /** The placeholder keeps the stored password. */
   sftpPassword: z.string().max(MAX_LENGTH.secret).nullish().transform((value) => value ?? ""),
   sftpInboxFolder: text,
+  /** Absent: the stored interval stays; null or "": the server's default (docs/inventory.md). */
+  sftpPollSeconds: optionalInt(SFTP_POLL_LABEL, 5, 86_400).optional(),
   guardThreshold: optionalDecimal("Guard threshold", 0, 1),
   activeStatus: flag(true),
   fileData: inventoryFileDataSave,
@@ -353,6 +368,7 @@ export const inventorySourceForm = z.object({
   sftpUsername: formText(MAX_LENGTH.name),
   sftpPassword: formText(MAX_LENGTH.secret),
   sftpInboxFolder: formText(MAX_LENGTH.text),
+  sftpPollSeconds: numberText,
   fileHasHeader: z.boolean(),
   stripLeadingZeroes: z.boolean(),
   itemNumberColumnName: formRequired("Item number column is required", MAX_LENGTH.name),

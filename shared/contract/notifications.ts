@@ -88,7 +88,7 @@ const recipientList = optionalText(MAX_LENGTH.text).superRefine((value, ctx) => 
 function flag(field: string, fallback: boolean) {
   return z.union([
     z.boolean(),
-    z.string().regex(/^(true|false)$/i).transform((value) => value.toLowerCase() === "true"),
+    z.string().max(5).regex(/^(true|false)$/i).transform((value) => value.toLowerCase() === "true"),
   ], { error: `${field} must be true or false` }).nullish().transform((value) => value ?? fallback);
 }
 

@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { boundedString, dbId, MAX_ID, MAX_LENGTH, optionalText } from "./fields.ts";
+import { MAX_REGEX_CHARS, regexError } from "../patterns/linear_regex.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Building blocks
@@ -42,20 +43,11 @@ export function isEmailList(list: string): boolean {
 }
 
 /**
- * The error of a vendor's item description regex, or null when it compiles. Regexes are
- * JavaScript patterns without slashes or flags (`^[^(]+`), compiled with the `u` flag off so
- * that patterns written for other engines (`\-`) keep working.
- *
- * @example regexError("([a-z]") // "Invalid regular expression: ..."
+ * The error of a vendor's item description regex, or null when it can be used: JavaScript
+ * patterns without slashes or flags (`^[^(]+`), run on a linear-time engine (RE2 semantics), so
+ * backreferences and lookaround are refused with a message saying so (docs/order_submission.md).
  */
-export function regexError(pattern: string): string | null {
-  try {
-    new RegExp(pattern);
-    return null;
-  } catch (error) {
-    return `Invalid regular expression: ${(error as Error).message}`;
-  }
-}
+export { regexError };
 
 /** A whole number typed into a form: "" allowed (caught by the rule that uses it). */
 const typedInteger = z.string().regex(/^\s*\d{0,10}\s*$/, "Enter a whole number");
@@ -75,11 +67,14 @@ const requiredId = z.preprocess(
   dbId.refine((id) => id > 0, REQUIRED),
 );
 
+/** The largest template accepted, decoded (the feeds' file cap). */
+export const MAX_TEMPLATE_BYTES = 10 * 1024 * 1024;
+
 /** Spec section 3 "existing template file": what the server holds, for download. */
 export const templateFile = z.object({
   fileName: boundedString(MAX_LENGTH.name),
-  /** base64 without a data-URL prefix */
-  fileData: z.string(),
+  /** base64 without a data-URL prefix (resent by the form, ignored by the server) */
+  fileData: z.string().max(Math.ceil(MAX_TEMPLATE_BYTES / 3) * 4, "The template is too large"),
 });
 export type TemplateFile = z.infer<typeof templateFile>;
 
@@ -87,9 +82,6 @@ export type TemplateFile = z.infer<typeof templateFile>;
 export function isTemplateFileName(name: string): boolean {
   return /\.xlsx?$/i.test(name.trim());
 }
-
-/** The largest template accepted, decoded (the feeds' file cap). */
-export const MAX_TEMPLATE_BYTES = 10 * 1024 * 1024;
 
 // ---------------------------------------------------------------------------------------------
 // Order submission source
@@ -305,7 +297,8 @@ const headerRowIndex = z.preprocess(
   ),
 );
 
-const regexField = optionalText(MAX_LENGTH.text).superRefine((pattern, ctx) => {
+// At most 1,000 characters: matching costs up to pattern length × text length (docs/limits.md).
+const regexField = optionalText(MAX_REGEX_CHARS).superRefine((pattern, ctx) => {
   const error = pattern === "" ? null : regexError(pattern);
   if (error) ctx.addIssue({ code: "custom", message: error });
 });
@@ -329,7 +322,10 @@ export const orderVendorSourceSave = z.object({
   submitEmailSubjectLine: requiredText,
   submitEmailBodyText: optionalText(MAX_LENGTH.longText),
   vendorWantsTrimmedItemDescription: z.boolean().default(false),
-  /** JavaScript regex source; an invalid one is refused even while trimming is off. */
+  /**
+   * JavaScript regex source, run on RE2 semantics; an invalid one, or one using a backreference
+   * or lookaround, is refused even while trimming is off.
+   */
   vendorRegexForItemDescription: regexField,
   vendorWantsNonDailySubmission: z.boolean().default(false),
   vendorWantsAllAlignedLeft: z.boolean().default(false),
@@ -458,7 +454,7 @@ export const orderVendorSourceForm = z.object({
   submitEmailSubjectLine: requiredText,
   submitEmailBodyText: boundedString(MAX_LENGTH.longText),
   vendorWantsTrimmedItemDescription: z.boolean(),
-  vendorRegexForItemDescription: boundedString(MAX_LENGTH.text).superRefine((pattern, ctx) => {
+  vendorRegexForItemDescription: boundedString(MAX_REGEX_CHARS).superRefine((pattern, ctx) => {
     const error = pattern.trim() === "" ? null : regexError(pattern.trim());
     if (error) ctx.addIssue({ code: "custom", message: error });
   }),

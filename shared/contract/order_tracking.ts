@@ -84,6 +84,25 @@ export const orderListResult = z.object({
 });
 export type OrderListResult = z.infer<typeof orderListResult>;
 
+/**
+ * The results a person can page through (Elasticsearch's `max_result_window`): a page whose first
+ * row lies past them is refused (400, `beyondWindowMessage`) without searching, and the list's
+ * pager never offers one. Every page size divides it, so the window ends on a page boundary.
+ */
+export const RESULT_WINDOW = 10_000;
+
+/** The last page inside `RESULT_WINDOW` at `pageSize` rows a page (200 at 50). */
+export function lastWindowPage(pageSize: number): number {
+  return Math.ceil(RESULT_WINDOW / pageSize);
+}
+
+/** The 400's message for a page past the window. */
+export function beyondWindowMessage(pageIndex: number): string {
+  return `Page ${pageIndex.toLocaleString("en-US")} is beyond the first ${
+    RESULT_WINDOW.toLocaleString("en-US")
+  } results; narrow the search (add terms) to see more.`;
+}
+
 const searchTerm = boundedString(MAX_LENGTH.name, "Search terms are at most 200 characters")
   .nullish();
 

@@ -1,5 +1,5 @@
 import Papa from "papaparse";
-import type { RowError } from "./errors.ts";
+import { FileRefusedError, type RowError } from "./errors.ts";
 import type { FileLimits } from "./limits.ts";
 import { decodeText } from "./detect_encoding.ts";
 import { detectDelimiter } from "./detect_delimiter.ts";
@@ -26,18 +26,30 @@ function usesDecimalComma(rows: string[][], delimiter: string): boolean {
   return commas > dots;
 }
 
-function quoteProblem(code: string): string {
-  return code === "MissingQuotes"
-    ? "a quoted field is not closed; the rest of the file was read into this cell"
-    : "a quote inside a field is not doubled; the field was read as written";
+const STRAY_QUOTE = "a quote inside a field is not doubled; the field was read as written";
+
+/**
+ * The refusal of a file that ends inside a quoted field. papaparse reports `MissingQuotes`
+ * only when the end of the text comes before the closing quote, so everything from that field
+ * on is one cell: the file was cut off in transfer (or a quote opens and never closes, which
+ * loses the same rows). Read on, the rows after the cut would be missing, and a feed would
+ * take their items for gone; so the file is refused as a whole, not reported as a row error.
+ */
+function endsInQuotes(row: number): FileRefusedError {
+  return new FileRefusedError(
+    "malformed_csv",
+    `The file ends inside a quoted field that opens in row ${row}: it was cut off (or a quote ` +
+      "is not closed), so rows are missing; nothing was read. Send the whole file again.",
+  );
 }
 
 /**
  * Reads CSV or delimited TXT bytes into a grid: decodes the text, detects the delimiter,
  * parses with papaparse (quoted fields with newlines and doubled quotes), drops blank rows
- * and reports quote problems as row errors.
+ * and reports stray quotes as row errors.
  *
- * @throws {FileRefusedError} when a row, column or cell cap is passed
+ * @throws {FileRefusedError} `malformed_csv` when the text ends inside a quoted field (a file
+ *   cut off), or when a row, column or cell cap is passed
  */
 export function readCsvGrid(bytes: Uint8Array, format: "csv" | "txt", limits: FileLimits): Grid {
   const { text, encoding, bom } = decodeText(bytes);
@@ -57,8 +69,9 @@ export function readCsvGrid(bytes: Uint8Array, format: "csv" | "txt", limits: Fi
 
   const errors: RowError[] = [];
   for (const e of parsed.errors) {
+    if (e.code === "MissingQuotes") throw endsInQuotes((e.row ?? data.length - 1) + 1);
     if (e.type === "Quotes" && typeof e.row === "number") {
-      errors.push({ row: e.row + 1, message: quoteProblem(e.code) });
+      errors.push({ row: e.row + 1, message: STRAY_QUOTE });
     }
   }
   const rows: string[][] = [];

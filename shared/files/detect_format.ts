@@ -1,4 +1,5 @@
 import { FileRefusedError } from "./errors.ts";
+import { hasZipEnd, truncated } from "./zip_guard.ts";
 
 /** File formats the readers handle. "txt" is a delimited text file, read like CSV. */
 export type FileFormat = "csv" | "txt" | "xlsx" | "xls";
@@ -124,7 +125,8 @@ export function formatFromName(name: string): FileFormat | null {
  * extension) must agree with the content. XLS and XLSX may stand in for each other, since
  * many systems name one the other; the content decides which reader runs.
  *
- * @throws {FileRefusedError} `content_mismatch`, `unsupported_type` or `binary_content`
+ * @throws {FileRefusedError} `content_mismatch`, `unsupported_type`, `binary_content` or
+ *   `truncated_file` (a zip without its directory)
  */
 export function resolveFormat(
   bytes: Uint8Array,
@@ -147,6 +149,11 @@ export function resolveFormat(
       "content_mismatch",
       `${label} is not an Excel workbook: it contains plain text. Save it as ${declared.toUpperCase()} or upload it as CSV.`,
     );
+  }
+  // A zip whose entry names were not in its first bytes and that has no end: a workbook cut
+  // off before its directory (which lists the names) could be read.
+  if (kind === "zip" && declared !== "csv" && declared !== "txt" && !hasZipEnd(bytes)) {
+    throw truncated("its zip directory is missing");
   }
   if (kind === "ods") {
     throw new FileRefusedError(

@@ -14,6 +14,8 @@ export type RefusalCode =
   | "zip_too_large"
   | "zip_ratio"
   | "corrupt"
+  | "malformed_csv"
+  | "truncated_file"
   | "encrypted"
   | "sheet_not_found"
   | "header_row_out_of_range"

@@ -75,7 +75,7 @@ Deno.test("XLSX container caps apply to real workbooks", async () => {
     refusedWith("zip_too_large"),
   );
   const truncated = xlsx.slice(0, xlsx.length - 30);
-  await assert.rejects(readTable(truncated, { type: "xlsx" }), refusedWith("corrupt"));
+  await assert.rejects(readTable(truncated, { type: "xlsx" }), refusedWith("truncated_file"));
 });
 
 /** A copy of a zip whose named entries declare `size` bytes unpacked (both headers). */

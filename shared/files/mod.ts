@@ -17,6 +17,7 @@ export { columnLabel, columnLetter, type ColumnRef, findColumn, letterIndex } fr
 export {
   describeProblem,
   excelSerialToIso,
+  looksLikeDate,
   NOT_AVAILABLE_TOKENS,
   parseDate,
   type ParsedValue,

@@ -256,6 +256,27 @@ export function parseDate(text: string, date1904 = false): ParsedValue<string> {
 }
 
 /**
+ * Whether the text is written in one of {@link parseDate}'s date forms (not a serial), whether
+ * or not that day exists: `2/30/2024` and `2024-13-01` are, `soon` and `45356` are not. Tells a
+ * date that cannot exist from text that is no date at all.
+ *
+ * @example
+ * ```ts
+ * looksLikeDate("2/30/2024") // true
+ * ```
+ */
+export function looksLikeDate(text: string): boolean {
+  const t = text.trim();
+  if (ISO_DATE.test(t) || YMD_SLASH.test(t) || US_DATE.test(t) || COMPACT_DATE.test(t)) {
+    return true;
+  }
+  const d = DAY_MONTH_NAME.exec(t);
+  if (d && monthNumber(d[2])) return true;
+  const m = MONTH_NAME_DAY.exec(t);
+  return m !== null && monthNumber(m[1]) > 0;
+}
+
+/**
  * Reads an item number: always text, trimmed, leading zeros kept unless `stripLeadingZeros`
  * (an all-zero item keeps one "0").
  *

@@ -189,6 +189,8 @@ export async function sharedStrings(
     if (!started) {
       const root = /<sst\b[^<>]*>/.exec(block);
       if (!root) return null;
+      // An empty table written as one element (Apache POI: `<sst count="0" … />`).
+      if (root[0].endsWith("/>")) return block.indexOf("<si", root.index) < 0 ? out : null;
       block = block.slice(root.index + root[0].length);
       started = true;
     }

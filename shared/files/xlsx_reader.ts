@@ -4,7 +4,12 @@ import { FileRefusedError, type RowError } from "./errors.ts";
 import type { FileLimits } from "./limits.ts";
 import type { Grid } from "./table.ts";
 import { excelSerialToIso } from "./values.ts";
-import { checkInflatedSizes, checkZipDirectory, type ZipEntry } from "./zip_guard.ts";
+import {
+  checkInflatedSizes,
+  checkPartsClosed,
+  checkZipDirectory,
+  type ZipEntry,
+} from "./zip_guard.ts";
 import { isDateFormat, numberText, ZERO_PAD } from "./xlsx_cells.ts";
 import { readXlsxStreaming } from "./xlsx_stream.ts";
 
@@ -86,7 +91,8 @@ function parseWorkbook(bytes: Uint8Array, options: XLSX.ParsingOptions): XLSX.Wo
  * grid (see readXlsxStreaming); a grid that comes back with rows is SheetJS's answer, and the
  * rows handed to `onRow` before the streaming reader gave up are then to be discarded.
  *
- * @throws {FileRefusedError} `sheet_not_found` (listing the sheets), `corrupt`, `encrypted`, caps
+ * @throws {FileRefusedError} `truncated_file`, `sheet_not_found` (listing the sheets), `corrupt`,
+ *   `encrypted`, caps
  */
 export async function readWorkbookGrid(
   bytes: Uint8Array,
@@ -101,10 +107,14 @@ export async function readWorkbookGrid(
     // it did not read to the end is inflated and counted. Only then is its grid returned, or
     // SheetJS (which inflates everything) let in: the same refusals as one checking pass
     // first, without inflating the sheet twice.
+    // A workbook cut off (no zip directory, a part past the end, a sheet whose XML does not
+    // close) is refused here too, before either reader's rows are used.
     const entries = checkZipDirectory(bytes, limits);
     const sizes = new Map<ZipEntry, number>();
-    const streamed = await readXlsxStreaming(bytes, limits, sheet, entries, sizes, onRow);
-    await checkInflatedSizes(bytes, entries, limits, sizes);
+    const tails = new Map<ZipEntry, Uint8Array>();
+    const streamed = await readXlsxStreaming(bytes, limits, sheet, entries, sizes, onRow, tails);
+    await checkInflatedSizes(bytes, entries, limits, sizes, tails);
+    checkPartsClosed(entries, tails);
     if (streamed) return streamed;
   }
   return readWithSheetJs(bytes, format, limits, sheet);

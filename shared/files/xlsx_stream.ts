@@ -31,6 +31,8 @@ interface CellContext {
   /** Texts of plain numbers and of dates by their `<v>` text, so repeated values share one string. */
   plain: Map<string, string>;
   dates: Map<string, string>;
+  /** Short inline texts, so a column repeating a few values (a state, a city) holds a few strings. */
+  texts: Map<string, string>;
 }
 
 /** Distinct values remembered per kind; beyond that, new values are converted every time. */
@@ -152,6 +154,26 @@ function strText(v: string): string {
   if (!asciiEscapes(v)) throw new Unsure();
   return own(unescapeXml(unescapeXml(v), true));
 }
+
+const PRESERVE = ' xml:space="preserve">';
+
+/**
+ * Text of an inline string (between `<is><t>` and `</t>`) as the general path gives it: SheetJS's
+ * unescaping (unless `plain`: nothing to decode), `\r\n` → `\n`, then copied out of the block;
+ * short texts are shared.
+ */
+function inlineText(v: string, plain: boolean, ctx: CellContext): string {
+  if (!plain) return own(unescapeXml(v, true));
+  // A cut of 13 characters or more points into the block: copied, not kept as a key.
+  if (v.length >= 13) return own(v);
+  const known = ctx.texts.get(v);
+  if (known !== undefined) return known;
+  if (ctx.texts.size < NUMBER_CACHE) ctx.texts.set(v, v);
+  return v;
+}
+
+/** Text up to the first `<`, or a character SheetJS decodes (`&`, `_`, CR). */
+const TEXT_RUN = /[^<&_\r]*/y;
 
 /**
  * Text of one cell from its type (`t`), style (`s`, -1 for none) and its content (between
@@ -278,7 +300,7 @@ function refLike(s: string, at: number, end: number): boolean {
   return false;
 }
 
-const T_NUMBER = 0, T_SHARED = 1, T_STR = 2, T_OTHER = 3;
+const T_NUMBER = 0, T_SHARED = 1, T_STR = 2, T_OTHER = 3, T_INLINE = 4;
 
 /** The attributes of the cell start tag just read; one object for all cells. */
 const cellTag = {
@@ -349,6 +371,9 @@ function readAttributes(s: string, p: number, limit: number, cell: boolean): num
       else if (len === 3 && c0 === 115 && s.startsWith("str", vAt)) {
         cellTag.type = T_STR;
         cellTag.t = "str";
+      } else if (len === 9 && c0 === 105 && s.startsWith("inlineStr", vAt)) {
+        cellTag.type = T_INLINE;
+        cellTag.t = "inlineStr";
       } else {
         cellTag.type = T_OTHER;
         cellTag.t = s.slice(vAt, vEnd);
@@ -399,8 +424,29 @@ function scanCell(
   state.col = col;
   let text: string | undefined;
   let end = -1;
-  // The usual shape, <c ...><v>text</v></c>, read in place.
-  if (
+  // An inline string as streaming writers (openpyxl, POI's SXSSF, XlsxWriter's constant-memory
+  // mode) write every text cell: <c ... t="inlineStr"><is><t>text</t></is></c>, read in place.
+  if (cellTag.type === T_INLINE) {
+    if (!closed && s.startsWith("<is><t", te + 1)) {
+      let a = te + 7;
+      if (s.charCodeAt(a) === 62) a++;
+      else if (s.startsWith(PRESERVE, a)) a += PRESERVE.length;
+      else a = -1;
+      let b = -1, plain = false;
+      if (a > 0) {
+        // One native scan to the first character that is markup or needs decoding.
+        TEXT_RUN.lastIndex = a;
+        TEXT_RUN.test(s);
+        b = TEXT_RUN.lastIndex;
+        plain = s.charCodeAt(b) === 60;
+        if (!plain) b = s.indexOf("<", b);
+      }
+      if (b >= 0 && s.startsWith("</t></is></c>", b) && (hasRef || !refLike(s, a, b))) {
+        text = b === a ? "" : inlineText(s.slice(a, b), plain, ctx);
+        end = b + 13;
+      }
+    }
+  } else if (
     !closed && cellTag.type !== T_OTHER && s.charCodeAt(te + 1) === 60 &&
     s.charCodeAt(te + 2) === 118 && s.charCodeAt(te + 3) === 62
   ) {
@@ -560,7 +606,8 @@ async function scanSheet(
  *
  * Every part it inflates is counted on the way and given up (null) as soon as it grows past
  * its declared size; the size of each part read to its end lands in `sizes`, for
- * `checkInflatedSizes`. `zipEntries` are the container's entries when the caller has listed
+ * `checkInflatedSizes` (and its last bytes in `tails`, for `checkPartsClosed`: a sheet whose XML
+ * stops early reads as null here, the caller refuses it). `zipEntries` are the container's entries when the caller has listed
  * and checked them already.
  *
  * With `onRow`, each row is handed to it as it is read (the grid's `rows` stay empty), so a
@@ -575,9 +622,11 @@ export async function readXlsxStreaming(
   zipEntries?: ZipEntry[],
   sizes: Map<ZipEntry, number> = new Map(),
   onRow?: (row: string[], rowNumber: number) => void,
+  tails?: Map<ZipEntry, Uint8Array>,
 ): Promise<Grid | null> {
+  const inflate = (entry: ZipEntry) => inflateCounted(bytes, entry, sizes, tails);
   const entryText = (entry: ZipEntry | undefined): Promise<string | null> =>
-    entry ? xmlText(inflateCounted(bytes, entry, sizes)) : Promise.resolve(null);
+    entry ? xmlText(inflate(entry)) : Promise.resolve(null);
   try {
     const entries = new Map((zipEntries ?? listZipEntries(bytes, limits)).map((e) => [e.name, e]));
     const ct = await entryText(entries.get("[Content_Types].xml"));
@@ -608,7 +657,7 @@ export async function readXlsxStreaming(
     if (parts.sst !== null) {
       const e = entries.get(parts.sst);
       if (!e) return null;
-      const read = await sharedStrings(inflateCounted(bytes, e, sizes));
+      const read = await sharedStrings(inflate(e));
       if (!read) return null;
       sst = read;
     }
@@ -625,9 +674,10 @@ export async function readXlsxStreaming(
       kinds: [],
       date1904: book.date1904,
       plain: new Map(),
+      texts: new Map(),
       dates: new Map(),
     };
-    const sink = await scanSheet(inflateCounted(bytes, sheetEntry, sizes), ctx, limits, onRow);
+    const sink = await scanSheet(inflate(sheetEntry), ctx, limits, onRow);
     if (!sink) return null;
     return {
       format: "xlsx",

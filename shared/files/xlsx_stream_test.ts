@@ -13,6 +13,12 @@ import { resolveLimits } from "./limits.ts";
 import { checkZipBomb } from "./zip_guard.ts";
 import { type CellValue, writeTable } from "./write_table.ts";
 import type { Table } from "./table.ts";
+import {
+  openpyxlParts,
+  producerXlsx,
+  sxssfParts,
+  xlsxwriterParts,
+} from "../../bench/xlsx_producers.ts";
 
 const limits = resolveLimits();
 
@@ -265,6 +271,76 @@ Deno.test("sheet XML laid out as other producers write it is read by the streami
       true,
     ],
     [
+      "inline strings with xml:space, as openpyxl and POI write text with spaces around it",
+      (x) =>
+        x.replace(
+          /t="str"><v>([^<]*)<\/v>/g,
+          't="inlineStr"><is><t xml:space="preserve"> $1 </t></is>',
+        ),
+      true,
+    ],
+    [
+      "inline strings with entities, _x escapes, CR LF and empty text",
+      (x) =>
+        x.replace(
+          't="str"><v>A-1</v>',
+          't="inlineStr"><is><t>a &lt;b&gt; &amp; &#233; _x0041_</t></is>',
+        )
+          .replace('t="str"><v>0042</v>', 't="inlineStr"><is><t>line\r\nbreak</t></is>')
+          .replace('t="str"><v>last row</v>', 't="inlineStr"><is><t></t></is>'),
+      true,
+    ],
+    [
+      "inline strings as rich text, prefixed or self-closing",
+      (x) =>
+        x.replace(
+          't="str"><v>A-1</v>',
+          't="inlineStr"><is><r><t>A</t></r><r><rPr><b/></rPr><t>-1</t></r></is>',
+        )
+          .replace('t="str"><v>0042</v>', 't="inlineStr"><is><t/></is>')
+          .replace(
+            't="str"><v>last row</v>',
+            't="inlineStr"><is><t xml:space="preserve" foo="1">x</t></is>',
+          ),
+      true,
+    ],
+    [
+      'inline strings with a style, r and t in openpyxl\'s order and t="n" numbers',
+      (x) =>
+        x.replace(
+          /<c r="([A-Z]+\d+)" t="str"><v>([^<]*)<\/v>/g,
+          '<c r="$1" s="0" t="inlineStr"><is><t>$2</t></is>',
+        )
+          .replace(/<c r="([A-Z]+\d+)"><v>/g, '<c r="$1" t="n"><v>'),
+      true,
+    ],
+    [
+      "inline strings in cells without r (SheetJS's own layout)",
+      (x) =>
+        x.replace(/t="str"><v>([^<]*)<\/v>/g, 't="inlineStr"><is><t>$1</t></is>').replace(
+          /(<c) r="[A-Z]+\d+"/g,
+          "$1",
+        ),
+      true,
+    ],
+    [
+      "an inline string holding r= in a cell without r",
+      (x) =>
+        x.replace(/(<c) r="[A-Z]+\d+"/g, "$1").replace(
+          't="str"><v>A-1</v>',
+          't="inlineStr"><is><t>r="B9"</t></is>',
+        ),
+      false,
+    ],
+    [
+      "POI SXSSF rows: a line break after <row>, numbers as Double.toString",
+      (x) =>
+        x.replace(/<row r="(\d+)">/g, '<row r="$1">\n').replace(/<\/row>/g, "</row>\n")
+          .replace(/t="str"><v>([^<]*)<\/v>/g, 't="inlineStr"><is><t>$1</t></is>')
+          .replace("<v>4</v>", "<v>4.0</v>").replace("<v>12</v>", "<v>12.0</v>"),
+      true,
+    ],
+    [
       "row and cell attributes as LibreOffice writes them",
       (x) =>
         x.replace(
@@ -324,5 +400,25 @@ Deno.test("sheet XML laid out as other producers write it is read by the streami
       assert.equal(streamed !== null, read, `${what}: ${read ? "fell back" : "was read"}`);
       if (streamed !== null) assert.deepEqual(streamed, sheetjs, what);
     }
+  }
+});
+
+Deno.test("workbooks as openpyxl, XlsxWriter and POI's SXSSF write them are read by the streaming reader, as SheetJS reads them", async () => {
+  const headers = ["PO Number", "Order Date", "Item", "Description", "Qty", "Price", "Total"];
+  const rows = Array.from({ length: 120 }, (_, i) => [
+    `PO-${i}`,
+    `${1 + (i % 12)}/${1 + (i % 28)}/2024`,
+    String(i * 37).padStart(7, "0"),
+    [" padded ", "a & b <c>", "Ünïcödé", "_x0041_ escape", "line\r\nbreak", ""][i % 6],
+    String(1 + (i % 40)),
+    ((100 + i * 7919 % 90000) / 100).toFixed(2),
+    (((1 + (i % 40)) * (100 + i * 7919 % 90000)) / 100).toFixed(2),
+  ]);
+  for (const parts of [openpyxlParts, xlsxwriterParts, sxssfParts]) {
+    const bytes = await producerXlsx(parts(headers, rows));
+    const { streamed, sheetjs } = await bothPaths(bytes);
+    assert.notEqual(streamed, null, parts.name);
+    assert.deepEqual(streamed, sheetjs, parts.name);
+    assert.equal((sheetjs as Table).rows.length, 120);
   }
 });

@@ -22,6 +22,18 @@ function u64(b: Uint8Array, i: number): number {
   return u32(b, i) + u32(b, i + 4) * 0x100000000;
 }
 
+/**
+ * The refusal of a workbook that ends early: a zip's directory is written last, so a transfer
+ * cut off anywhere leaves the file without it (or with parts running past the end).
+ */
+export function truncated(detail: string): FileRefusedError {
+  return new FileRefusedError(
+    "truncated_file",
+    `The workbook ends early (${detail}): it was cut off in transfer; nothing was read. ` +
+      "Send the whole file again.",
+  );
+}
+
 function corrupt(detail: string): FileRefusedError {
   return new FileRefusedError("corrupt", `The workbook is damaged and cannot be read (${detail}).`);
 }
@@ -40,11 +52,19 @@ function zip64Sizes(b: Uint8Array, start: number, end: number, usz: number, csz:
   return { usz, csz };
 }
 
+/** Whether the end-of-central-directory record is where a zip keeps it (its last 64 kB). */
+export function hasZipEnd(b: Uint8Array): boolean {
+  for (let i = b.length - 22; i >= 0 && i >= b.length - 22 - 0xffff; i--) {
+    if (b[i] === 0x50 && b[i + 1] === 0x4b && b[i + 2] === 5 && b[i + 3] === 6) return true;
+  }
+  return false;
+}
+
 /**
  * Lists the entries the way SheetJS will read them: the last end-of-central-directory
  * record, then for every central entry the sizes in its local header (which SheetJS trusts).
  *
- * @throws {FileRefusedError} `zip_too_many_entries`, `encrypted` or `corrupt`
+ * @throws {FileRefusedError} `truncated_file`, `zip_too_many_entries`, `encrypted` or `corrupt`
  */
 export function listZipEntries(b: Uint8Array, limits: FileLimits): ZipEntry[] {
   let eocd = b.length - 22;
@@ -54,7 +74,11 @@ export function listZipEntries(b: Uint8Array, limits: FileLimits): ZipEntry[] {
   ) {
     eocd--;
   }
-  if (eocd < 0) throw corrupt("no zip directory");
+  if (eocd < 0) {
+    // It starts as a zip (a local entry header) and has no end: cut off.
+    if (u32(b, 0) === 0x04034b50) throw truncated("its zip directory is missing");
+    throw corrupt("no zip directory");
+  }
   const count = u16(b, eocd + 10);
   if (count > limits.maxZipEntries) {
     throw new FileRefusedError(
@@ -63,6 +87,8 @@ export function listZipEntries(b: Uint8Array, limits: FileLimits): ZipEntry[] {
     );
   }
   let p = u32(b, eocd + 16);
+  // A directory said to start past the end record: the bytes before that record were cut.
+  if (p > eocd && u32(b, eocd + 16) !== 0xffffffff) throw truncated("its zip directory is cut");
   const entries: ZipEntry[] = [];
   for (let i = 0; i < count; i++) {
     if (p + 46 > b.length || u32(b, p) !== 0x02014b50) throw corrupt("bad directory entry");
@@ -103,17 +129,24 @@ export function listZipEntries(b: Uint8Array, limits: FileLimits): ZipEntry[] {
       u32(b, local + 22),
       u32(b, local + 18),
     );
+    const dataOffset = local + 30 + lNameLen + lExtraLen;
+    const compressedSize = lx.csz || cd.csz;
+    if (dataOffset + compressedSize > b.length) truncatedEntry(name);
     entries.push({
       name,
       method: u16(b, local + 8),
       // SheetJS sizes its output buffer from the local header; the central one must agree too.
       declaredSize: Math.max(lx.usz, cd.usz),
-      compressedSize: lx.csz || cd.csz,
-      dataOffset: local + 30 + lNameLen + lExtraLen,
+      compressedSize,
+      dataOffset,
     });
     p += 46 + nameLen + extraLen + commentLen;
   }
   return entries;
+}
+
+function truncatedEntry(name: string): never {
+  throw truncated(`the part ${name} runs past the end of the file`);
 }
 
 /** Compressed bytes fed per step; at deflate's best ratio (about 1032:1) a step yields ≤ 17 MB. */
@@ -167,12 +200,20 @@ export async function* inflateEntry(
 }
 
 /** Inflates one entry, counting bytes and stopping as soon as `cap` is passed. */
-async function inflatedSize(bytes: Uint8Array, entry: ZipEntry, cap: number): Promise<number> {
+async function inflatedSize(
+  bytes: Uint8Array,
+  entry: ZipEntry,
+  cap: number,
+  tails?: Map<ZipEntry, Uint8Array>,
+): Promise<number> {
   let total = 0;
+  let tail: Uint8Array = EMPTY;
   for await (const piece of inflateEntry(bytes, entry)) {
     total += piece.byteLength;
     if (total > cap) return total;
+    if (tails) tail = keepTail(tail, piece);
   }
+  tails?.set(entry, tail);
   return total;
 }
 
@@ -189,16 +230,67 @@ export async function* inflateCounted(
   bytes: Uint8Array,
   entry: ZipEntry,
   sizes: Map<ZipEntry, number>,
+  tails?: Map<ZipEntry, Uint8Array>,
 ): AsyncGenerator<Uint8Array> {
   let total = 0;
+  let tail: Uint8Array = EMPTY;
   for await (const piece of inflateEntry(bytes, entry)) {
     total += piece.byteLength;
     if (entry.method !== 0 && total > entry.declaredSize) throw new Overflow();
+    if (tails) tail = keepTail(tail, piece);
     for (let at = 0; at < piece.length; at += READ_PIECE) {
       yield at === 0 && piece.length <= READ_PIECE ? piece : piece.subarray(at, at + READ_PIECE);
     }
   }
   sizes.set(entry, total);
+  tails?.set(entry, tail);
+}
+
+const EMPTY: Uint8Array = new Uint8Array(0);
+/**
+ * Bytes kept of the end of an inflated part: enough for `</x:worksheet>` and spaces after, or a
+ * whole empty root such as POI's `<sst count="0" uniqueCount="0" xmlns="…"/>`.
+ */
+const TAIL_BYTES = 256;
+
+/** The last {@link TAIL_BYTES} of `tail` followed by `piece` (a copy: pieces are reused). */
+function keepTail(tail: Uint8Array, piece: Uint8Array): Uint8Array {
+  if (piece.length >= TAIL_BYTES) return piece.slice(piece.length - TAIL_BYTES);
+  const out = new Uint8Array(Math.min(TAIL_BYTES, tail.length + piece.length));
+  const fromTail = out.length - piece.length;
+  out.set(tail.subarray(tail.length - fromTail), 0);
+  out.set(piece, fromTail);
+  return out;
+}
+
+/** The root element each kind of part must close with, by the part's path. */
+const CLOSING_ROOT: [RegExp, string][] = [
+  [/^xl\/worksheets\/[^/]+\.xml$/i, "worksheet"],
+  [/^xl\/sharedStrings\.xml$/i, "sst"],
+];
+
+/**
+ * Refuses a workbook whose sheet (or shared strings) XML stops before its root element closes:
+ * a zip intact around a part that was cut off when it was written. SheetJS reads such a sheet
+ * as far as it goes, which would pass a half sheet for a whole one. `tails` holds the last
+ * bytes of every part (see {@link checkInflatedSizes}).
+ *
+ * @throws {FileRefusedError} `truncated_file`
+ */
+export function checkPartsClosed(
+  entries: ZipEntry[],
+  tails: ReadonlyMap<ZipEntry, Uint8Array>,
+): void {
+  for (const e of entries) {
+    const root = CLOSING_ROOT.find(([path]) => path.test(e.name))?.[1];
+    const tail = tails.get(e);
+    if (root === undefined || tail === undefined) continue;
+    const text = new TextDecoder("latin1").decode(tail).trimEnd().replace(/\0+$/, "");
+    const closed = new RegExp(`</(?:[\\w.-]+:)?${root}\\s*>$|<(?:[\\w.-]+:)?${root}\\b[^<>]*/>$`);
+    if (!closed.test(text)) {
+      throw truncated(`the XML of ${e.name} stops before its end`);
+    }
+  }
 }
 
 /**
@@ -231,7 +323,9 @@ export function checkZipDirectory(bytes: Uint8Array, limits: FileLimits): ZipEnt
  * The checks on real sizes: every entry inflated natively while counting (entries whose size
  * `known` already holds, counted by {@link inflateCounted}, are not inflated again), so sizes
  * that lie in the headers are caught. Entries are checked in directory order, so the refusal
- * is the same whichever entries were counted before.
+ * is the same whichever entries were counted before. With `tails`, the last bytes of every
+ * entry are left there for {@link checkPartsClosed} (entries whose tail is there already are
+ * not inflated again).
  *
  * @throws {FileRefusedError} `zip_*` or `corrupt`
  */
@@ -240,18 +334,20 @@ export async function checkInflatedSizes(
   entries: ZipEntry[],
   limits: FileLimits,
   known: ReadonlyMap<ZipEntry, number> = new Map(),
+  tails?: Map<ZipEntry, Uint8Array>,
 ): Promise<void> {
   let actualTotal = 0;
   for (const e of entries) {
     if (e.method === 0) {
       actualTotal += e.compressedSize;
+      tails?.set(e, keepTail(EMPTY, bytes.subarray(e.dataOffset, e.dataOffset + e.compressedSize)));
       continue;
     }
     if (e.method !== 8) throw corrupt(`unsupported compression in ${e.name}`);
     let size = known.get(e);
-    if (size === undefined) {
+    if (size === undefined || (tails && !tails.has(e))) {
       try {
-        size = await inflatedSize(bytes, e, Math.min(limits.maxEntryBytes, e.declaredSize));
+        size = await inflatedSize(bytes, e, Math.min(limits.maxEntryBytes, e.declaredSize), tails);
       } catch {
         throw corrupt(`${e.name} does not inflate`);
       }

@@ -117,6 +117,7 @@ Deno.test("edit form: the sample file rule on the file field, only for new sourc
     sftpUsername: "",
     sftpPassword: "",
     sftpInboxFolder: "",
+    sftpPollSeconds: "",
     fileHasHeader: true,
     stripLeadingZeroes: false,
     itemNumberColumnName: "Item",

@@ -10,6 +10,8 @@ import {
   sourceTypeName,
 } from "../contract/notifications.ts";
 import { type DataWindow, formatInZone } from "./schedule.ts";
+import { appLink } from "../app_link.ts";
+import { sourceTypeLabel } from "../catalog/display_names.ts";
 
 /** An instant as the feeds store it. */
 export type Instant = Date | string;
@@ -125,8 +127,8 @@ export interface RenderInput {
   setting: RenderSetting;
   window: DataWindow;
   data: NotificationData;
-  /** PUBLIC_URL: links back to the application start here. */
-  publicUrl: string;
+  /** PUBLIC_URL: links back to the application start here; null: the mail carries no links. */
+  publicUrl: string | null;
   /** The zone dates are shown in (the setting's). */
   timeZone: string;
 }
@@ -140,6 +142,13 @@ export interface RenderedMail {
 
 /** Rows shown per list before "... and N more" (the full data stays in the application). */
 export const MAX_ROWS = 200;
+/**
+ * Said in place of the links when the server knows no public address (`PUBLIC_URL` unset): a
+ * link built from anything else could point anywhere (docs/auth.md, "Mailed links").
+ */
+export const NO_LINKS_NOTE =
+  "Links to the application are left out because its web address is not configured; " +
+  "ask your administrator for it.";
 /** The text of a mail whose window recorded nothing. */
 export const NOTHING_HAPPENED = "Nothing happened in this period.";
 
@@ -174,10 +183,7 @@ export function escapeHtml(value: unknown): string {
   );
 }
 
-/** `publicUrl` + `path`, with exactly one slash between them. */
-export function appLink(publicUrl: string, path: string): string {
-  return `${publicUrl.replace(/\/+$/, "")}/${path.replace(/^\/+/, "")}`;
-}
+export { appLink };
 
 /** The screen of a setting's source (the list of its area, or the source's edit page). */
 export function sourceLink(
@@ -254,7 +260,7 @@ function settingBlock(input: RenderInput): Block {
   const { setting, window, publicUrl, timeZone } = input;
   const data = normalise(input.data);
   const when = (value: Instant | null) => (value ? formatInZone(toDate(value), timeZone) : "");
-  const type = sourceTypeName(setting.sourceTypeId);
+  const type = sourceTypeLabel(sourceTypeName(setting.sourceTypeId));
   const source = setting.sourceName || `All ${type} sources`;
   const failedRuns = data.importRuns.filter((run) => run.status === "failed");
   const goodRuns = data.importRuns.filter((run) => run.status === "succeeded");
@@ -439,16 +445,18 @@ function settingBlock(input: RenderInput): Block {
     heading: setting.name || `${type} notification`,
     lines,
     sections,
-    links: [
-      {
-        label: `Open ${source}`,
-        url: sourceLink(publicUrl, setting.sourceTypeId, setting.sourceId),
-      },
-      {
-        label: "Notification settings",
-        url: appLink(publicUrl, `/notification-settings/edit/${setting.id}`),
-      },
-    ],
+    links: publicUrl
+      ? [
+        {
+          label: `Open ${source}`,
+          url: sourceLink(publicUrl, setting.sourceTypeId, setting.sourceId),
+        },
+        {
+          label: "Notification settings",
+          url: appLink(publicUrl, `/notification-settings/edit/${setting.id}`),
+        },
+      ]
+      : [],
   };
 }
 
@@ -461,7 +469,7 @@ function prefixed(prefix: string, subject: string): string {
 /** The subject of one setting's mail: prefix, what, source, period, and failures when any. */
 function subjectOf(input: RenderInput): string {
   const { setting, window, timeZone, data } = input;
-  const type = sourceTypeName(setting.sourceTypeId);
+  const type = sourceTypeLabel(sourceTypeName(setting.sourceTypeId));
   const source = setting.sourceName || `All ${type} sources`;
   const from = formatInZone(window.from, timeZone).slice(0, 10);
   const to = formatInZone(window.to, timeZone).slice(0, 10);
@@ -518,11 +526,13 @@ function htmlBlock(block: Block): string {
       section.table ? htmlTable(section.table) : ""
     }</td></tr>`
   ).join("");
-  const links = block.links.map((link) =>
-    `<a href="${escapeHtml(link.url)}" style="${FONT}font-size:14px;color:#2563eb;">${
-      escapeHtml(link.label)
-    }</a>`
-  ).join(" &nbsp;|&nbsp; ");
+  const links = block.links.length === 0
+    ? `<p style="${FONT}font-size:13px;color:#6b7280;margin:0;">${escapeHtml(NO_LINKS_NOTE)}</p>`
+    : block.links.map((link) =>
+      `<a href="${escapeHtml(link.url)}" style="${FONT}font-size:14px;color:#2563eb;">${
+        escapeHtml(link.label)
+      }</a>`
+    ).join(" &nbsp;|&nbsp; ");
   return `<tr><td style="padding:16px 0 0;"><h2 style="${FONT}font-size:18px;margin:0 0 8px;color:#111827;">${
     escapeHtml(block.heading)
   }</h2>${
@@ -545,13 +555,20 @@ function textBlock(block: Block): string {
   for (const section of block.sections) {
     out.push("", section.title, "-".repeat(Math.min(section.title.length, 60)), ...section.lines);
     if (section.table) {
+      // The column headings first, so each value's meaning is readable without the HTML part.
+      out.push(section.table.headers.join(" | "));
       for (const row of section.table.rows) {
         out.push(`- ${row.filter((cell) => cell !== "").join(" | ")}`);
       }
       if (section.table.more > 0) out.push(`... and ${section.table.more} more`);
     }
   }
-  out.push("", ...block.links.map((link) => `${link.label}: ${link.url}`));
+  out.push(
+    "",
+    ...(block.links.length === 0
+      ? [NO_LINKS_NOTE]
+      : block.links.map((link) => `${link.label}: ${link.url}`)),
+  );
   return out.join("\n");
 }
 
@@ -654,7 +671,8 @@ export function renderMailboxHealthAlert(input: {
   mailbox: MailboxState;
   problem: MailboxProblem;
   now: Date;
-  publicUrl: string;
+  /** null: no link (`PUBLIC_URL` unset), the note says whom to ask. */
+  publicUrl: string | null;
   timeZone: string;
   subjectPrefix?: string;
 }): RenderedMail {
@@ -686,10 +704,12 @@ export function renderMailboxHealthAlert(input: {
     heading: title,
     lines: [],
     sections: [{ title: "Error alert", tone: "bad", lines }],
-    links: [{
-      label: "Open the e-mail source",
-      url: appLink(input.publicUrl, `/email-sources/edit/${mailbox.id}`),
-    }],
+    links: input.publicUrl
+      ? [{
+        label: "Open the e-mail source",
+        url: appLink(input.publicUrl, `/email-sources/edit/${mailbox.id}`),
+      }]
+      : [],
   };
   const subject = oneLine(prefixed(input.subjectPrefix ?? "", title));
   return { subject, html: htmlDocument(subject, [block]), text: textDocument([block]) };

@@ -4,6 +4,7 @@ import {
   mailboxProblem,
   type MailboxState,
   MAX_ROWS,
+  NO_LINKS_NOTE,
   NOTHING_HAPPENED,
   type NotificationData,
   renderConsolidated,
@@ -141,6 +142,24 @@ Deno.test("links back to the app use the public URL", () => {
   assert.match(vendor.text, /https:\/\/app\.example\.com\/order-submission\/vendor\n/);
 });
 
+Deno.test("without a public URL: no link at all, and whom to ask", () => {
+  const mail = renderNotification({ ...input(), publicUrl: null });
+  assert.doesNotMatch(mail.text, /https?:/);
+  assert.doesNotMatch(mail.html, /href=/);
+  assert.ok(mail.text.includes(NO_LINKS_NOTE));
+  assert.ok(mail.html.includes("ask your administrator"));
+  assert.match(NO_LINKS_NOTE, /ask your administrator/);
+  const alert = renderMailboxHealthAlert({
+    mailbox,
+    problem: mailboxProblem(mailbox, new Date("2026-05-12T09:00:00Z"), limits)!,
+    now: new Date("2026-05-12T09:00:00Z"),
+    publicUrl: null,
+    timeZone: "UTC",
+  });
+  assert.doesNotMatch(alert.text, /https?:/);
+  assert.ok(alert.text.includes(NO_LINKS_NOTE));
+});
+
 Deno.test("hostile names are escaped in the HTML part", () => {
   const hostile = `<script>alert("x")</script>`;
   const mail = renderNotification(input({ name: hostile, sourceName: hostile }, {
@@ -190,6 +209,8 @@ Deno.test("daily breakdown counts per local day", () => {
   // Berlin: the succeeded run and both changes on the 10th, the failed run on the 11th (08:00).
   assert.match(text, /- 2026-05-10 \| 1 \| 0 \| 2 \| 0/);
   assert.match(text, /- 2026-05-11 \| 0 \| 1 \| 0 \| 0/);
+  // The plain-text table has its column headings above the rows (issue 24).
+  assert.match(text, /\nDay \| Succeeded \| Failed \| Item changes \| Order changes\n- 2026-05-10/);
 });
 
 Deno.test("long lists are cut with '... and N more'", () => {
@@ -230,7 +251,7 @@ Deno.test("order tracking and vendor content", () => {
       },
     ],
   }));
-  assert.match(mail.subject, /OrderVendor summary: Vendor X, .* – 1 failure/);
+  assert.match(mail.subject, /Submission Vendor summary: Vendor X, .* – 1 failure/);
   assert.match(mail.text, /PO-1 \| New order/);
   assert.match(mail.text, /Vendor Vendor X \| 3 orders to v@x.com/);
   assert.match(mail.text, /550 mailbox full/);
@@ -250,7 +271,7 @@ Deno.test("consolidated: several settings in one message", () => {
   assert.equal(mail.subject, "[Stock] Notification summary: 2 settings – 1 failure");
   assert.ok(mail.text.includes("Acme stock\n"));
   assert.ok(mail.text.includes("Tracking\n"));
-  assert.ok(mail.text.includes("OrderTracking summary for Orders"));
+  assert.ok(mail.text.includes("Order Tracking summary for Orders"));
   assert.equal(mail.html.match(/<h2 /g)?.length, 2);
   assert.equal(mail.html.match(/<html>/g)?.length, 1);
   assert.deepEqual(renderConsolidated([input()]), renderNotification(input()));

@@ -68,9 +68,16 @@ function collapse(text: string): string {
   return text.replace(/[\s\u00a0\u200b\u200c\u200d\ufeff]+/g, " ").trim();
 }
 
-function attribute(tag: string, name: string): string | null {
-  const re = new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, "i");
-  const m = re.exec(tag);
+// One regex per attribute name (a constant of this module, never user input).
+const ATTRIBUTES = new Map(
+  ["href", "aria-label", "title", "alt"].map((name) => [
+    name,
+    new RegExp(`\\s${name}\\s*=\\s*(?:"([^"]*)"|'([^']*)'|([^\\s>]+))`, "i"),
+  ]),
+);
+
+function attribute(tag: string, name: "href" | "aria-label" | "title" | "alt"): string | null {
+  const m = ATTRIBUTES.get(name)!.exec(tag);
   return m ? decodeEntities(m[1] ?? m[2] ?? m[3] ?? "") : null;
 }
 
@@ -87,7 +94,9 @@ type Piece = { text: string } | { anchor: Anchor };
 function pieces(html: string): Piece[] {
   const out: Piece[] = [];
   const clean = stripNoise(html);
-  const tagRe = /<\/?([a-z][a-z0-9]*)\b[^>]*>/gi;
+  // The tag's name by regex, its end by indexOf: `<a\b[^>]*>` as one regex rescans the rest of
+  // the body from every `<` when no `>` follows, quadratic on "<a<a<a…" (docs/limits.md).
+  const tagRe = /<\/?([a-z][a-z0-9]*)\b/gi;
   let at = 0;
   let open: { href: string; parts: string[] } | null = null;
   const addText = (t: string) => {
@@ -101,9 +110,12 @@ function pieces(html: string): Piece[] {
     open = null;
   };
   for (let m = tagRe.exec(clean); m; m = tagRe.exec(clean)) {
+    const end = clean.indexOf(">", tagRe.lastIndex);
+    if (end < 0) break; // no tag closes after this one: the rest is text
     addText(clean.slice(at, m.index));
-    at = m.index + m[0].length;
-    const tag = m[0];
+    at = end + 1;
+    tagRe.lastIndex = at;
+    const tag = clean.slice(m.index, at);
     const name = m[1].toLowerCase();
     const closing = tag[1] === "/";
     if (name === "a") {
@@ -266,7 +278,9 @@ function urlsAfter(
   items: ({ text: string } | { url: string; label: string })[],
   wanted: string,
 ): string[] {
-  let seenText = "";
+  // The end of the text seen so far, as long as `wanted`: enough to find it across pieces, and
+  // each piece is folded once (refolding a long window per piece was slow on big bodies).
+  let tail = "";
   let found = false;
   const urls: string[] = [];
   for (const item of items) {
@@ -274,7 +288,10 @@ function urlsAfter(
       if ("url" in item && httpUrl(item.url)) urls.push(item.url);
       continue;
     }
-    seenText = fold(seenText + " " + ("url" in item ? item.label : item.text)).slice(-4_000);
+    const piece = fold("url" in item ? item.label : item.text);
+    if (piece === "") continue;
+    const seenText = tail === "" ? piece : `${tail} ${piece}`;
+    tail = seenText.slice(-wanted.length);
     if (seenText.includes(wanted)) {
       found = true;
       // "Download: <a href=…>Download: here</a>": the anchor holding the text is the link.

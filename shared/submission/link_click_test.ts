@@ -121,3 +121,25 @@ Deno.test("httpUrl and decodeEntities", () => {
   assert.equal(httpUrl("HTTP://Host.Test/x"), "http://host.test/x");
   assert.equal(decodeEntities("a&amp;b&#x41;&#66;&nbsp;&bogus;"), "a&bAB &bogus;");
 });
+
+Deno.test("a hostile body (tags that never close, many anchors) is read at once", () => {
+  const settings = {
+    linkClickPreceededByText: "your file",
+    linkClickAlwaysContainsText: "files.example",
+  };
+  const link = 'Your file: <a href="https://files.example/o.csv">here</a>';
+  for (
+    const html of [
+      link + "<a".repeat(40_000), // was 24 s: every `<a` rescanned the rest for a `>`
+      link + "<".repeat(80_000),
+      link + '<a href="https://x.example/">'.repeat(20_000),
+      `<p>${"your ".repeat(20_000)}file</p>` + link,
+    ]
+  ) {
+    const started = performance.now();
+    const links = chooseDownloadLinks({ html }, settings);
+    const ms = performance.now() - started;
+    assert.equal(links[0]?.url, "https://files.example/o.csv");
+    assert.ok(ms < 2_000, `${html.slice(-20)}: ${ms.toFixed(0)} ms`);
+  }
+});

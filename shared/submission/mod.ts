@@ -29,10 +29,16 @@ export {
   type FillContext,
   type FilledVendorFile,
   fillVendorTemplate,
-  trimItemDescription,
   validateVendorTemplate,
   type VendorTemplateSettings,
 } from "./template_fill.ts";
+export {
+  itemDescriptionRegex,
+  MAX_REGEX_INPUT,
+  TRIM_BUDGET_MS,
+  trimDescriptions,
+  trimItemDescription,
+} from "./description_trim.ts";
 export { alignAllLeft, leftAlignStyles } from "./align_left.ts";
 export { type OrderPdfInput, renderOrderPdf, wrapText } from "./order_pdf.ts";
 export {

@@ -26,6 +26,7 @@ const LINE_HEIGHT = 10;
 const PADDING = 3;
 const MAX_LINES = 3;
 const MIN_COLUMN = 36;
+const MAX_COLUMN = 220;
 
 function cellText(value: CellValue): string {
   if (value === null || value === undefined) return "";
@@ -90,6 +91,51 @@ export function wrapText(
   return lines;
 }
 
+/** The widest word (run without spaces) of a text, in points. */
+function widestWord(text: string, measure: (s: string) => number): number {
+  let widest = 0;
+  for (const word of text.split(/\s+/)) if (word) widest = Math.max(widest, measure(word));
+  return widest;
+}
+
+/**
+ * The columns' widths on the usable page width. Each column wants its natural width (its
+ * widest cell, capped); when they do not all fit, every column first gets room for its widest
+ * word, so cells wrap at spaces and an item number such as "ACME-WIDGET-120" is not cut in two
+ * (issue 24), and the rest of the width is shared by what the columns want beyond that. Only
+ * when even the words do not fit are all columns scaled down alike.
+ */
+export function columnWidths(
+  headers: readonly string[],
+  rows: readonly (readonly string[])[],
+  measureHeader: (s: string) => number,
+  measure: (s: string) => number,
+  usable = PAGE_WIDTH - 2 * MARGIN,
+): number[] {
+  const natural = headers.map((h, c) => {
+    let w = measureHeader(h);
+    for (const r of rows) w = Math.max(w, measure(r[c].slice(0, 80)));
+    return Math.min(Math.max(w + 2 * PADDING, MIN_COLUMN), MAX_COLUMN);
+  });
+  const total = natural.reduce((a, b) => a + b, 0);
+  if (total <= usable) return natural;
+  const words = headers.map((h, c) => {
+    let w = widestWord(h, measureHeader);
+    for (const r of rows) w = Math.max(w, widestWord(r[c].slice(0, 80), measure));
+    return Math.min(natural[c], Math.max(w + 2 * PADDING, MIN_COLUMN));
+  });
+  const wordTotal = words.reduce((a, b) => a + b, 0);
+  if (wordTotal > usable) {
+    return natural.map((w) =>
+      Math.max((w / total) * usable, Math.min(MIN_COLUMN, usable / headers.length))
+    );
+  }
+  const wanted = natural.map((w, c) => w - words[c]);
+  const wantedTotal = wanted.reduce((a, b) => a + b, 0);
+  const spare = usable - wordTotal;
+  return words.map((w, c) => w + (wantedTotal > 0 ? (wanted[c] / wantedTotal) * spare : 0));
+}
+
 /**
  * Renders the rows as a PDF table and returns its bytes.
  *
@@ -120,17 +166,12 @@ export async function renderOrderPdf(input: OrderPdfInput): Promise<Uint8Array> 
     !input.allLeft && rows.length > 0 &&
     rows.every((r) => r[c] === "" || /^-?\d+(\.\d+)?$/.test(r[c])));
 
-  // Column widths: natural width (capped) of header and cells, scaled to the usable width.
-  const usable = PAGE_WIDTH - 2 * MARGIN;
-  const natural = headers.map((h, c) => {
-    let w = bold.widthOfTextAtSize(h, FONT_SIZE);
-    for (const r of rows) w = Math.max(w, font.widthOfTextAtSize(r[c].slice(0, 80), FONT_SIZE));
-    return Math.min(Math.max(w + 2 * PADDING, MIN_COLUMN), 220);
-  });
-  const total = natural.reduce((a, b) => a + b, 0);
-  const widths = total <= usable
-    ? natural
-    : natural.map((w) => Math.max((w / total) * usable, Math.min(MIN_COLUMN, usable / width)));
+  const widths = columnWidths(
+    headers,
+    rows,
+    (t) => bold.widthOfTextAtSize(t, FONT_SIZE),
+    (t) => font.widthOfTextAtSize(t, FONT_SIZE),
+  );
 
   const layout = (cells: string[], f: PDFFont) =>
     cells.map((t, c) =>

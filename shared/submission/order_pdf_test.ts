@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { PDFDocument } from "pdf-lib";
-import { renderOrderPdf, wrapText } from "./order_pdf.ts";
+import { columnWidths, renderOrderPdf, wrapText } from "./order_pdf.ts";
 
 const headers = ["PO Number", "Ship To", "Description", "Qty", "Price"];
 
@@ -45,4 +45,16 @@ Deno.test("wrapText: wraps at spaces, cuts the third line with an ellipsis", () 
   assert.deepEqual(wrapText("aaa bbb ccc", 7, measure), ["aaa bbb", "ccc"]);
   assert.deepEqual(wrapText("abcdefghij", 4, measure, 2), ["abcd", "efg…"]);
   assert.deepEqual(wrapText("", 4, measure), [""]);
+});
+
+Deno.test("columnWidths: a crowded table still fits each column's widest word", () => {
+  const measure = (s: string) => s.length * 4;
+  const headers = ["Item Number", "Description", "Notes", "Ship To"];
+  const long = "word ".repeat(40).trim();
+  const rows = [["ACME-WIDGET-120-BLUE", long, long, long]];
+  const widths = columnWidths(headers, rows, measure, measure, 300);
+  assert.ok(Math.abs(widths.reduce((a, b) => a + b, 0) - 300) < 0.001);
+  // The item number stays on one line: wrapping happens at the other columns' spaces.
+  assert.deepEqual(wrapText(rows[0][0], widths[0] - 6, measure), ["ACME-WIDGET-120-BLUE"]);
+  assert.ok(widths.slice(1).every((w) => w >= 36));
 });

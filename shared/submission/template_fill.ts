@@ -25,6 +25,7 @@ import {
 } from "../contract/order_submission.ts";
 import { type OrderRow, SubmissionError } from "./vendor_split.ts";
 import { alignAllLeft } from "./align_left.ts";
+import { trimItemDescription } from "./description_trim.ts";
 
 type StaticKey = `staticFileData${typeof STATIC_FIELDS[number]}`;
 type StaticMapKey = `mapStaticFileData${typeof STATIC_FIELDS[number]}`;
@@ -61,32 +62,6 @@ export interface FilledVendorFile {
 
 /** Fields written as numbers when their text is a number. */
 const NUMERIC_FIELDS: ReadonlySet<MapField> = new Set(["mapQty", "mapUnitPrice", "mapTotal"]);
-
-/** Longest item description the vendor's regex is run on (bounds a slow pattern's cost). */
-const MAX_REGEX_INPUT = 2_000;
-
-/**
- * An item description trimmed by the vendor's regex: the first match is kept (its first capture
- * group when the pattern has one), trimmed; without a match, or with an empty or invalid
- * pattern, the description is only trimmed of surrounding spaces.
- *
- * @example trimItemDescription("ABC-123 Blue widget, large", "^[^,]+") // "ABC-123 Blue widget"
- * @example trimItemDescription("Widget (SKU 991)", "SKU (\\d+)") // "991"
- */
-export function trimItemDescription(description: string, pattern: string): string {
-  const text = description.trim();
-  if (pattern.trim() === "") return text;
-  let re: RegExp;
-  try {
-    re = new RegExp(pattern);
-  } catch {
-    return text;
-  }
-  const m = re.exec(text.slice(0, MAX_REGEX_INPUT));
-  if (!m) return text;
-  const kept = m.length > 1 && m[1] !== undefined ? m[1] : m[0];
-  return kept.trim() === "" ? text : kept.trim();
-}
 
 function numberOrText(text: string): CellValue {
   if (text === "") return null;

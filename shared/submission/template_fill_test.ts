@@ -4,7 +4,6 @@ import { readGrid, readTable, writeTable } from "../files/mod.ts";
 import { splitByVendor, SubmissionError } from "./vendor_split.ts";
 import {
   fillVendorTemplate,
-  trimItemDescription,
   validateVendorTemplate,
   type VendorTemplateSettings,
 } from "./template_fill.ts";
@@ -283,11 +282,4 @@ Deno.test("validate: not a spreadsheet, header row past the rows, mapping naming
     (await validateVendorTemplate(template("xls"), "t.xls", settings)).slice(0, 3),
     ["Account", "PO Number", "Ship To"],
   );
-});
-
-Deno.test("trimItemDescription: first match, first group, no match, invalid pattern", () => {
-  assert.equal(trimItemDescription(" ABC-1 Hammer, steel ", "^[^,]+"), "ABC-1 Hammer");
-  assert.equal(trimItemDescription("Widget (SKU 991)", "SKU (\\d+)"), "991");
-  assert.equal(trimItemDescription("Plain", "\\d+"), "Plain");
-  assert.equal(trimItemDescription("Plain ", "("), "Plain");
 });

@@ -6,6 +6,7 @@
 import type { OrderVendorSourceValues } from "../contract/order_submission.ts";
 import { writeTable } from "../files/mod.ts";
 import { fieldValues, type FillContext, fillVendorTemplate } from "./template_fill.ts";
+import { trimDescriptions } from "./description_trim.ts";
 import { renderOrderPdf } from "./order_pdf.ts";
 import { vendorMailText } from "./forwarding.ts";
 import { rowFingerprints, submissionKey } from "./idempotency.ts";
@@ -77,7 +78,9 @@ export async function buildVendorSubmission(input: {
   /** Day for file names (`YYYY-MM-DD`). */
   day: string;
 }): Promise<VendorSubmission> {
-  const { vendor, rows } = input;
+  const rows = await trimDescriptions(input.rows, input.vendor);
+  // The descriptions are trimmed above, in slices under a time budget; not again while filling.
+  const vendor = { ...input.vendor, vendorWantsTrimmedItemDescription: false };
   const pos = poNumbers(rows);
   const rowHashes = await rowFingerprints(rows.map((r) => r.cells));
   const key = await submissionKey({

@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import type { Locator, Page } from "playwright-core";
 import { ORDER_TRACKING_COLUMNS } from "../../shared/contract/order_columns.ts";
+import { ORDER_LABELS } from "../../shared/contract/order_tracking.ts";
 import { startTestServer } from "../support/server.ts";
 import { launchBrowser, loggedInPage, logIn, newPage } from "./browser.ts";
 import { countRequests, pathOf } from "./support.ts";
@@ -144,6 +145,17 @@ Deno.test("account page", async (t) => {
       assert.notEqual(await colour("Confirm Password"), normal);
       assert.equal(await colour("Current Password"), normal);
       assert.equal(await label("New Password").getAttribute("data-accent-color"), "red");
+      // Said in words too (issue 24), and tied to the field for screen readers.
+      const said = page.getByRole("dialog", { name: "Change Password" }).getByRole("alert")
+        .getByText("Passwords do not match", { exact: true });
+      await said.waitFor();
+      const confirm = page.getByRole("dialog", { name: "Change Password" }).getByLabel(
+        "Confirm Password",
+      );
+      assert.equal(
+        await confirm.getAttribute("aria-describedby"),
+        await said.getAttribute("id"),
+      );
       assert.equal(calls.count, 0);
     });
 
@@ -172,7 +184,7 @@ Deno.test("account page", async (t) => {
       assert.equal(await switches.count(), ORDER_TRACKING_COLUMNS.length);
       for (const column of ORDER_TRACKING_COLUMNS) {
         assert.equal(
-          await dialog.getByRole("switch", { name: column, exact: true }).isChecked(),
+          await dialog.getByRole("switch", { name: ORDER_LABELS[column], exact: true }).isChecked(),
           true,
           column,
         );
@@ -198,10 +210,10 @@ Deno.test("account page", async (t) => {
       async () => {
         const calls = countRequests(page, "/api/accounts/update/order-tracking-settings");
         const dialog = page.getByRole("dialog", { name: "Order Tracking Page View Columns" });
-        await dialog.getByRole("switch", { name: "notes", exact: true }).click();
-        await dialog.getByRole("switch", { name: "poDate", exact: true }).click();
+        await dialog.getByRole("switch", { name: "Notes", exact: true }).click();
+        await dialog.getByRole("switch", { name: "PO Date", exact: true }).click();
         assert.equal(
-          await dialog.getByRole("switch", { name: "notes", exact: true }).isChecked(),
+          await dialog.getByRole("switch", { name: "Notes", exact: true }).isChecked(),
           false,
         );
         assert.equal(calls.count, 0);
@@ -227,11 +239,11 @@ Deno.test("account page", async (t) => {
         await page.unroute("**/api/accounts/update/order-tracking-settings");
         await page.getByRole("button", { name: "Select Columns" }).click();
         assert.equal(
-          await dialog.getByRole("switch", { name: "qty", exact: true }).isChecked(),
+          await dialog.getByRole("switch", { name: "Qty", exact: true }).isChecked(),
           false,
         );
         assert.equal(
-          await dialog.getByRole("switch", { name: "notes", exact: true }).isChecked(),
+          await dialog.getByRole("switch", { name: "Notes", exact: true }).isChecked(),
           false,
         );
         await dialog.getByRole("button", { name: "Cancel" }).click();
@@ -251,11 +263,11 @@ Deno.test("account page", async (t) => {
       await page.getByRole("button", { name: "Select Columns" }).click();
       const dialog = page.getByRole("dialog", { name: "Order Tracking Page View Columns" });
       assert.equal(
-        await dialog.getByRole("switch", { name: "notes", exact: true }).isChecked(),
+        await dialog.getByRole("switch", { name: "Notes", exact: true }).isChecked(),
         false,
       );
       assert.equal(
-        await dialog.getByRole("switch", { name: "qty", exact: true }).isChecked(),
+        await dialog.getByRole("switch", { name: "Qty", exact: true }).isChecked(),
         true,
       );
       await page.keyboard.press("Escape");
@@ -264,6 +276,10 @@ Deno.test("account page", async (t) => {
     await t.step("access tokens: created with a name, shown once, listed, revoked", async () => {
       const card = page.getByRole("region", { name: "Access tokens" });
       await card.getByText(/No access tokens/).waitFor();
+      // Said in words, not as a command name (issue 24).
+      const said = await card.innerText();
+      assert.doesNotMatch(said, /cli login/);
+      assert.match(said, /lets a program act as you without your password/);
       await card.getByRole("button", { name: "Create token" }).click();
       const dialog = page.getByRole("dialog", { name: "Create access token" });
       await dialog.getByLabel("Name").fill("CI pipeline");

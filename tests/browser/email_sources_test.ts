@@ -16,6 +16,7 @@ import {
   waitForMessages,
 } from "../services/services.ts";
 import { startTestServer } from "../support/server.ts";
+import { testClient } from "../support/http.ts";
 import { rawMessage } from "../mail/messages.ts";
 import { addTestRule, setupTestFeed } from "../mail/test_feed.ts";
 import { launchBrowser, logIn, newPage } from "./browser.ts";
@@ -131,6 +132,8 @@ Deno.test("e-mail source screens", async (t) => {
       await saveButton(page).click();
       await page.getByRole("button", { name: "Saved!" }).waitFor();
       await page.getByRole("link", { name: "Back to Email Sources" }).nth(1).waitFor();
+      // The address names the new source (issue 24), so a reload opens it.
+      await page.waitForURL(/\/email-sources\/edit\/[1-9]\d*$/);
       // The feedback resets after 2000 ms (waited for, not timed).
       await page.getByRole("button", { name: "Save", exact: true }).waitFor();
       const [row] = await server.db.query<{ enc: string }>(
@@ -273,6 +276,41 @@ Deno.test("e-mail source screens", async (t) => {
       await card.getByText(`Email: ${mailbox.address}`).waitFor();
       await card.getByText("SSL: No").waitFor();
       await page.getByRole("radio", { name: "Table" }).click();
+    });
+
+    await t.step("deleting a source in use shows the server's reason in the dialog", async () => {
+      const admin = testClient(server.url);
+      await admin.login("admin", "admin-test-password");
+      const [source] = await server.db.query<{ id: number }>(`select id from email_sources`);
+      const saved = await admin.post("/api/order-tracking-sources/save", {
+        id: 0,
+        sourceName: "Uses the mailbox",
+        emailSourceId: source.id,
+        fileType: "csv",
+        fromEmail: "n@narrow.example",
+        subjectValue: "Daily report",
+        expectedAttachmentCount: 1,
+        attachmentName: "n",
+        uniqueColumn: "ItemNumber",
+      });
+      assert.equal(saved.status, 200, JSON.stringify(saved.body));
+      const before = logs.length;
+      await page.getByRole("button", { name: `Actions for ${mailbox.address}` }).click();
+      await page.getByRole("menuitem", { name: "Delete" }).click();
+      const dialog = page.getByRole("alertdialog", { name: "Confirm Deletion" });
+      await dialog.getByRole("button", { name: "Delete" }).click();
+      // The 409's reason, where the person acted; the dialog stays open (issue 24).
+      await dialog.getByRole("alert").getByText(
+        /This e-mail source is still used by .*order tracking source "Uses the mailbox"/,
+      ).waitFor();
+      await dialog.getByRole("button", { name: "Cancel" }).click();
+      await dialog.waitFor({ state: "detached" });
+      const sources = (await admin.get("/api/order-tracking-sources/active")).body as {
+        id: number;
+      }[];
+      for (const { id } of sources) await admin.post(`/api/order-tracking-sources/delete/${id}`);
+      // The refused delete's console lines are expected here.
+      logs.splice(before);
     });
 
     await t.step("delete asks with the username; Cancel keeps, Delete removes", async () => {

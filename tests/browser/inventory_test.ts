@@ -54,6 +54,18 @@ Deno.test("inventory source pages", async (t) => {
   try {
     const { client, mailboxId, mailboxName } = await prepare(server);
 
+    await t.step("a user without the inventory flag is told the area is not theirs", async () => {
+      await server.createUser({ username: "ned", password: "ned-password", orderUser: true });
+      const { context, page } = await loggedInPage(browser, server.url, "ned", "ned-password");
+      await page.goto("/inventory-sources");
+      await page.getByRole("heading", { name: "Not part of your account", level: 1 }).waitFor();
+      await page.getByText("Your account does not include inventory sources.", { exact: false })
+        .waitFor();
+      await page.getByText("Inventory User", { exact: false }).waitFor();
+      assert.equal(await page.getByText("No results.").count(), 0);
+      await context.close();
+    });
+
     await t.step("empty list: heading, No results., cards empty text", async () => {
       const { context, page } = await userPage(browser, server.url);
       await page.goto("/inventory-sources");
@@ -321,6 +333,8 @@ Deno.test("inventory source pages", async (t) => {
       const elapsed = Date.now() - savedAt;
       assert.ok(elapsed > 2000 && elapsed < 5000, `reset after ${elapsed} ms`);
       await page.getByText(`Current file: ${sample.name}`).waitFor();
+      // The address names the new source (issue 24), and the form did not reload under it.
+      await page.waitForURL(/\/inventory-sources\/edit\/[1-9]\d*$/);
 
       // A second save resends the stored file.
       const again = page.waitForRequest((r) => r.url().endsWith("/inventory/save"));
@@ -407,8 +421,24 @@ Deno.test("inventory source pages", async (t) => {
       await input.setInputFiles(csv("stock.csv", stockCsv([["A1", 5], ["A2", 3], ["A3", 1]])));
       await alert.waitFor({ state: "detached" });
       await page.getByRole("region", { name: "Changes Before Processing" }).waitFor();
+      // The run shows its stage while it works (issue 24): held back here so it can be seen.
+      let letGo: () => void = () => {};
+      const held = new Promise<void>((resolve) => letGo = resolve);
+      await page.route("**/api/inventory-sources/manually-process", async (route) => {
+        await held;
+        await route.continue();
+      });
       await page.getByRole("button", { name: "Process File" }).click();
+      const progress = page.getByRole("status", { name: "Processing progress" });
+      await progress.getByText(/Step [12] of 2/).waitFor();
+      assert.match(
+        await progress.innerText(),
+        /Uploading the file: \d+%|Reading the file, applying the rules and writing the result/,
+      );
+      letGo();
       await page.getByRole("heading", { name: /Processing Complete/ }).waitFor();
+      await progress.waitFor({ state: "detached" });
+      await page.unroute("**/api/inventory-sources/manually-process");
       await page.getByLabel("Active: 2", { exact: true }).waitFor();
       await page.getByLabel("Inactive: 2", { exact: true }).waitFor();
       await page.getByLabel(/^Processed: \d+$/).waitFor();
@@ -443,6 +473,12 @@ Deno.test("inventory source pages", async (t) => {
       await page.getByText(/This run is held by the guard/).waitFor();
       await page.getByRole("button", { name: "Release" }).click();
       await page.getByText("Released: the run has been delivered.").waitFor();
+      // The banner follows the state: a released run is no longer said to be held.
+      assert.equal(await page.getByText(/This run is held by the guard/).count(), 0);
+      assert.equal(await page.getByRole("button", { name: "Release" }).count(), 0);
+      await page.getByRole("region", { name: /Processing Complete/ }).getByText("Released", {
+        exact: true,
+      }).waitFor();
 
       // Clear resets the file and the options.
       await page.getByRole("button", { name: "Process Another" }).click();

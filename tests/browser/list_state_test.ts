@@ -44,8 +44,19 @@ Deno.test("the order list keeps its search over Back and refresh", async () => {
     await page.getByRole("radio", { name: "AND" }).click();
     await searched;
     await page.getByText("Page 1 of 2").waitFor();
+    // The pager's text changes at the click; the rows only when page 2 has been answered, and a
+    // menu opened on a page-1 row would close as that row goes away.
+    const paged = page.waitForResponse((response) =>
+      response.url().endsWith("/api/order-tracking/list") &&
+      (response.request().postData() ?? "").includes('"PageIndex":2')
+    );
     await page.getByRole("button", { name: "Next" }).click();
+    await paged;
     await page.getByText("Page 2 of 2").waitFor();
+    const actions = page.getByRole("button", { name: /^Actions for order / });
+    await page.waitForFunction(
+      () => document.querySelectorAll('[aria-label^="Actions for order "]').length === 2,
+    );
     assert.match(page.url(), /\/order-tracking$/);
 
     const restored = async () => {
@@ -57,7 +68,7 @@ Deno.test("the order list keeps its search over Back and refresh", async () => {
       );
     };
 
-    await page.getByRole("button", { name: /^Actions for order / }).first().click();
+    await actions.first().click();
     await page.getByRole("menuitem", { name: "View Order" }).click();
     await page.waitForURL(/\/order-tracking\/order\/\d+$/);
     await page.goBack();

@@ -27,6 +27,7 @@ Deno.test("notification settings screens", async (t) => {
         await table.getByText("No notification settings found.").waitFor();
         for (
           const header of [
+            "Name",
             "Source Type",
             "Source Name",
             "Enabled",
@@ -100,7 +101,10 @@ Deno.test("notification settings screens", async (t) => {
       const result = page.getByTestId("cron-result");
       await cron.fill("0 7 * * 1");
       await result.getByText(/Valid cron expression/).waitFor();
-      await result.getByText(/Next execution/).waitFor();
+      // The next run is said once (issue 24: the message no longer repeats it).
+      const said = await result.innerText();
+      assert.equal(said.match(/next run/gi)?.length, 1, said);
+      assert.doesNotMatch(said, /Next execution/);
       assert.match(await result.getAttribute("class") ?? "", /green|rt-/);
       await cron.fill("61 * * * *");
       await result.getByText(/Invalid cron expression/).waitFor();
@@ -114,7 +118,7 @@ Deno.test("notification settings screens", async (t) => {
 
     await t.step("save: Saved! and back to the list after 1 s; the row's texts", async () => {
       await page.getByLabel("Notification Name").fill("Tracking weekly");
-      await choose(page, "Source Type", "OrderTracking");
+      await choose(page, "Source Type", "Order Tracking");
       await choose(page, "Notification Interval", "Weekly");
       await choose(page, "Day of Week", "Wednesday");
       await page.getByRole("switch", { name: "Notification Enabled" }).click();
@@ -123,10 +127,13 @@ Deno.test("notification settings screens", async (t) => {
         console.log(await page.locator("form").innerText());
         throw error;
       });
+      await page.waitForURL(/\/notification-settings\/edit\/[1-9]\d*$/);
       await page.waitForURL("**/notification-settings", { timeout: 5000 });
       await page.getByText("Showing 1 of 1 notification settings").waitFor();
       const row = page.getByRole("row").filter({ hasText: "All sources" });
-      await row.getByText("OrderTracking", { exact: true }).waitFor();
+      await row.getByText("Order Tracking", { exact: true }).waitFor();
+      // The setting's own name is in the table (issue 24).
+      await row.getByRole("rowheader", { name: "Tracking weekly" }).waitFor();
       await row.getByText("Enabled", { exact: true }).waitFor();
       await row.getByText("Weekly (Wednesday)").waitFor();
       await row.getByText("Status Changes", { exact: true }).waitFor();
@@ -171,6 +178,10 @@ Deno.test("notification settings screens", async (t) => {
       await page.getByRole("button", { name: "Sent!" }).waitFor();
       await page.getByText('Sent "s" to a@example.com.').waitFor();
       await page.getByRole("button", { name: "Test Notification" }).waitFor({ timeout: 7000 });
+      // The button is idle again, the feedback stays until the person dismisses it.
+      await page.getByRole("status").getByText('Sent "s" to a@example.com.').waitFor();
+      await page.getByRole("status").getByRole("link", { name: "Dismiss" }).click();
+      await page.getByText('Sent "s" to a@example.com.').waitFor({ state: "detached" });
       await page.unroute("**/api/notification-settings/*/test");
     });
 
@@ -225,7 +236,7 @@ Deno.test("notification settings screens", async (t) => {
         .getByText("Inventory", { exact: true });
       assert.equal(await inventoryBadge.getAttribute("data-variant"), "solid");
       const trackingBadge = page.getByRole("row").filter({ hasText: "Weekly" })
-        .getByText("OrderTracking", { exact: true });
+        .getByText("Order Tracking", { exact: true });
       assert.equal(await trackingBadge.getAttribute("data-variant"), "outline");
 
       await page.getByRole("radio", { name: "Cards" }).click();

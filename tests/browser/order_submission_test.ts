@@ -92,11 +92,19 @@ Deno.test("order submission pages", async (t) => {
       await page.getByText("Order submission source saved successfully!").waitFor();
       await page.getByRole("heading", { name: "Edit Order Submission Source" }).waitFor();
       await page.getByRole("button", { name: "Save", exact: true }).waitFor({ timeout: 10_000 });
+      await page.waitForURL(/\/order-submission\/sources\/edit\/[1-9]\d*$/);
       await page.getByRole("link", { name: "Back to Sources" }).click();
       await page.waitForURL(/\/order-submission\/sources$/);
       const row = page.locator("tbody tr", { hasText: "Customer Orders" });
       await row.waitFor();
       assert.ok((await row.innerText()).includes("orders@customer.example"));
+      // The Active column shows the source's state (issue 24).
+      assert.equal(
+        await row.getByRole("checkbox", { name: "Active: Customer Orders" }).getAttribute(
+          "aria-checked",
+        ),
+        "true",
+      );
       await context.close();
     });
 
@@ -168,6 +176,20 @@ Deno.test("order submission pages", async (t) => {
       await page.getByText(/Invalid regular expression/).waitFor();
       await page.getByText("Enter a number of days from 1 to 365").waitFor();
       await page.getByText("Enter valid email addresses separated by commas").waitFor();
+      // Patterns run on a linear-time engine (issue 28): a backreference is refused on the
+      // field; `^(a+)+$`, linear there, is accepted.
+      const regex = page.getByLabel("Vendor Regex For Item Description");
+      await regex.fill("(a)\\1");
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await page.getByText(
+        "Backreferences (\\1, \\k<name>) are not supported: patterns are matched by a linear-time engine (RE2 syntax).",
+      ).waitFor();
+      assert.equal(await regex.getAttribute("aria-invalid"), "true");
+      await regex.fill("^(a+)+$");
+      await page.getByRole("button", { name: "Save", exact: true }).click();
+      await page.getByText("Enter a number of days from 1 to 365").waitFor();
+      assert.equal(await page.getByText(/Backreferences|Invalid regular expression/).count(), 0);
+      assert.equal(await regex.getAttribute("aria-invalid"), null);
       await page.getByRole("switch", { name: "Vendor Wants Trimmed Item Description" }).click();
       assert.equal(await page.getByLabel("Vendor Regex For Item Description").count(), 0);
       // Every field mapping input has its label.
@@ -242,6 +264,8 @@ Deno.test("order submission pages", async (t) => {
       await page.getByRole("button", { name: "Back to Vendors" }).waitFor();
       await page.getByText("Current template: acme.xlsx").waitFor();
       await page.getByRole("heading", { name: "Edit Order Vendor Source" }).waitFor();
+      // The address names the new vendor (issue 24).
+      await page.waitForURL(/\/order-submission\/vendor\/edit\/[1-9]\d*$/);
       const vendors = (await admin.get("/api/order-submission/vendor/active")).body as {
         id: number;
         vendorSourceAliases: { vendorAliasNameFromFile: string }[];
@@ -261,6 +285,13 @@ Deno.test("order submission pages", async (t) => {
       async () => {
         const { context, page } = await loggedInPage(browser, server.url, "sue", "sue-password");
         await page.goto("/order-submission/vendor");
+        // The saved vendor is active, and its Active box says so (issue 24).
+        assert.equal(
+          await page.getByRole("checkbox", { name: "Active: Acme Tools" }).getAttribute(
+            "aria-checked",
+          ),
+          "true",
+        );
         await page.getByRole("button", { name: "Actions for Acme Tools" }).click();
         await page.getByRole("menuitem", { name: "Edit" }).click();
         await page.getByRole("heading", { name: "Edit Order Vendor Source" }).waitFor();

@@ -58,7 +58,7 @@ Deno.test("order tracking source pages", async (t) => {
         await page.getByLabel("Expected Attachment Count").fill("1");
         await page.getByLabel("Attachment Name").fill("orders");
         await page.getByLabel("Secondary Delimiter").fill(";");
-        await choose(page, "Unique Column", "CustomerPoNumber");
+        await choose(page, "Unique Column", "Customer PO Number");
         await page.getByLabel("Customer PO Number").fill("PO #");
         await page.getByLabel("Tracking Numbers").fill("Tracking");
         const request = page.waitForRequest((r) =>
@@ -75,6 +75,9 @@ Deno.test("order tracking source pages", async (t) => {
         await page.getByText("Order tracking source saved successfully!").waitFor();
         // The button returns to Save after its 3000 ms.
         await page.getByRole("button", { name: "Save", exact: true }).waitFor({ timeout: 10_000 });
+        // The address names the new source (issue 24), so reopening it shows the source.
+        await page.waitForURL(/\/order-tracking-sources\/edit\/[1-9]\d*$/);
+        const created = page.url();
         await page.getByRole("button", { name: "Back" }).click();
         await page.waitForURL(/\/order-tracking-sources$/);
         const row = page.locator("tbody tr", { hasText: "Acme Supply" });
@@ -83,6 +86,15 @@ Deno.test("order tracking source pages", async (t) => {
         for (const part of ["csv", "reports@acme.example", "1", "Daily order status", "orders"]) {
           assert.ok(text.includes(part), part);
         }
+        // The Active column shows the source's state (issue 24), not an empty row selector.
+        const active = row.getByRole("checkbox", { name: "Active: Acme Supply" });
+        assert.equal(await active.getAttribute("aria-checked"), "true");
+        await page.goto(created);
+        await page.getByRole("heading", { name: "Edit Order Tracking Source" }).waitFor();
+        await page.waitForFunction(() =>
+          (document.querySelector("input[name=sourceName]") as HTMLInputElement | null)?.value ===
+            "Acme Supply"
+        );
         await context.close();
       },
     );
@@ -97,7 +109,7 @@ Deno.test("order tracking source pages", async (t) => {
       await page.getByLabel("Source Name").waitFor();
       assert.equal(await page.getByLabel("Source Name").inputValue(), "Acme Supply");
       assert.equal(await page.getByLabel("Email Source").innerText(), mailboxName);
-      assert.equal(await page.getByLabel("Unique Column").innerText(), "CustomerPoNumber");
+      assert.equal(await page.getByLabel("Unique Column").innerText(), "Customer PO Number");
       assert.equal(await page.getByLabel("Customer PO Number").inputValue(), "PO #");
       await page.getByLabel("Source Name").fill("Acme Supply Co");
       await page.getByLabel("Delete After (Days)").fill("30");
@@ -123,7 +135,7 @@ Deno.test("order tracking source pages", async (t) => {
       await page.getByLabel("Subject", { exact: true }).fill("Another report");
       await page.getByLabel("Expected Attachment Count").fill("1");
       await page.getByLabel("Attachment Name").fill("report");
-      await choose(page, "Unique Column", "DocumentNumber");
+      await choose(page, "Unique Column", "Document Number");
       await page.getByRole("button", { name: "Save" }).click();
       await page.getByRole("button", { name: "Error - Try Again" }).waitFor();
       await page.getByText(/order_tracking_sources_name_key/).waitFor();
@@ -180,6 +192,10 @@ Deno.test("order tracking source pages", async (t) => {
       const text = await card.innerText();
       assert.match(text, /File Type: csv/);
       assert.match(text, /Active:\s*No/);
+      assert.equal(
+        await card.getByRole("switch", { name: "Active: Narrow Co" }).getAttribute("aria-checked"),
+        "false",
+      );
       assert.match(text, /From Email: n@narrow.example/);
       assert.match(text, /Subject: Narrow report/);
       assert.equal(await page.getByRole("radio", { name: "Table" }).count(), 0);

@@ -30,6 +30,9 @@ Deno.test("admin dashboard and user management", async (t) => {
       await page.getByRole("link", { name: "Admin" }).click();
       await page.getByRole("heading", { name: "Admin Dashboard" }).waitFor();
       await page.getByText("Number of Users").waitFor();
+      // This server has no PUBLIC_URL: the admin is told that mails carry no links (issue 28).
+      await page.getByRole("status", { name: "Configuration warning" })
+        .getByText(/PUBLIC_URL is not set/).waitFor();
       await page.getByRole("status").getByText("3", { exact: true }).waitFor();
       await page.getByRole("link", { name: "Manage Users" }).click();
       await page.getByRole("heading", { name: "Manage Users", level: 1 }).waitFor();

@@ -10,6 +10,8 @@ import { testClient } from "../support/http.ts";
 import { createSource } from "../support/order_tracking.ts";
 import { saveMailbox, sourcePayload as inventoryPayload, stockCsv } from "../support/inventory.ts";
 import { testCli } from "./support.ts";
+import { writeTable } from "../../shared/files/mod.ts";
+import { cutCsv, cutZip } from "../../shared/files/truncated_testing.ts";
 
 const fixture = (name: string) => new URL(`../fixtures/orders/${name}`, import.meta.url).pathname;
 type ErrorBody = { error: { message: string; exitCode: number; errors: Record<string, string[]> } };
@@ -177,6 +179,21 @@ Deno.test("cli commands over the API", async (t) => {
         const search = await cli.json(["orders", "search", "--page-size", "10"], { env });
         assert.equal(search.code, 0, search.stdout);
         assert.ok((search.body as { totalRecordCount: number }).totalRecordCount >= 4);
+        // Past the 10,000 results a person can page through: refused at once, saying why.
+        const deep = await cli.run(["orders", "search", "--page-size", "50", "--page", "201"], {
+          env,
+        });
+        assert.equal(deep.code, 1, deep.stdout);
+        assert.match(
+          deep.stderr,
+          /Page 201 is beyond the first 10,000 results; narrow the search \(add terms\) to see more\./,
+        );
+        const deepJson = await cli.json(["orders", "search", "--page", "401"], { env });
+        assert.equal(deepJson.code, 1);
+        assert.equal(
+          (deepJson.body as ErrorBody).error.message,
+          "Page 401 is beyond the first 10,000 results; narrow the search (add terms) to see more.",
+        );
         const list = await cli.json(["runs", "list", "--feed", "order-tracking"], { env });
         assert.ok((list.body as { id: number }[]).some((x) => x.id === runId));
         const clean = `${dir}/clean.csv`;
@@ -235,6 +252,66 @@ Deno.test("cli commands over the API", async (t) => {
         "error: The source has no SFTP server to submit the file to.",
       );
     });
+
+    await t.step(
+      "inventory process --source and orders import: a file cut off in transfer is refused, the run failed with the reason, nothing delivered",
+      async () => {
+        const rows = Array.from(
+          { length: 20 },
+          (_, i) => [`A${i}`, `line one\nline two ${i}`, "5"],
+        );
+        const cut = `${dir}/cut.csv`;
+        await Deno.writeFile(cut, cutCsv(writeTable(["Item Number", "Note", "Qty"], rows, "csv")));
+        const runsOf = async () =>
+          (await server.db.query<{ n: number }>("select count(*)::int as n from inventory_runs"))[0]
+            .n;
+        const before = await runsOf();
+        const lastRunId = async () =>
+          (await server.db.query<{ id: number }>("select max(id) as id from import_runs"))[0].id;
+        const cutReason = /^The file ends inside a quoted field that opens in row \d+/;
+        const dry = await cli.json([
+          "inventory",
+          "process",
+          cut,
+          "--source",
+          "Widgets",
+          "--dry-run",
+        ], {
+          env,
+        });
+        assert.equal(dry.code, 1, dry.stdout + dry.stderr);
+        assert.match((dry.body as ErrorBody).error.message, cutReason);
+        const real = await cli.json(["inventory", "process", cut, "--source", "Widgets"], { env });
+        assert.equal(real.code, 1, real.stdout + real.stderr);
+        assert.match((real.body as ErrorBody).error.message, cutReason);
+        // The run is kept, failed with the reason; it has no generated file and nothing to deliver.
+        const [run] = await server.db.query<{ status: string; error: string; noFile: boolean }>(
+          `select r.status, r.error, i.output_bytes is null as "noFile" from import_runs r
+             join inventory_runs i on i.import_run_id = r.id order by r.id desc limit 1`,
+        );
+        assert.deepEqual([run.status, run.noFile], ["failed", true]);
+        assert.match(run.error, cutReason);
+        assert.equal(await runsOf(), before + 1);
+        const [jobs] = await server.db.query<{ n: number }>(
+          "select count(*)::int as n from jobs where kind = 'inventory-deliver' and payload->>'runId' = $1",
+          [String(await lastRunId())],
+        );
+        assert.equal(jobs.n, 0, "no delivery for a refused file");
+        const text = await cli.run(["inventory", "process", cut, "--source", "Widgets"], { env });
+        assert.equal(text.code, 1);
+        assert.match(text.stderr, /^error: The file ends inside a quoted field/);
+
+        const orders = `${dir}/orders.xlsx`;
+        await Deno.writeFile(orders, cutZip(writeTable(["PO #", "Qty Ordered"], rows, "xlsx")));
+        const imported = await cli.json(["orders", "import", orders, "--source", "Acme Supply"], {
+          env,
+        });
+        assert.equal(imported.code, 1, imported.stdout + imported.stderr);
+        const orderRun = imported.body as { status: string; error: string };
+        assert.equal(orderRun.status, "failed");
+        assert.match(orderRun.error, /^The workbook ends early \(its zip directory is missing\)/);
+      },
+    );
 
     await t.step("users create, update, show, list", async () => {
       const create = await cli.run(

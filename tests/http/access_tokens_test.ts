@@ -21,6 +21,7 @@ Deno.test("personal access tokens", async (t) => {
     const userId = await server.createUser({
       username: "ops",
       password: "ops-password-1",
+      email: "ops@test.local",
       orderUser: true,
     });
     const ops = testClient(server.url);
@@ -100,12 +101,30 @@ Deno.test("personal access tokens", async (t) => {
       }
     });
 
-    await t.step("a deactivated user's tokens stop working, and work again", async () => {
-      await server.db.query("update users set active_status = false where id = $1", [userId]);
-      assert.equal((await anonymous.get("/auth/user", bearer(token))).status, 401);
-      await server.db.query("update users set active_status = true where id = $1", [userId]);
-      assert.equal((await anonymous.get("/auth/user", bearer(token))).status, 200);
-    });
+    await t.step(
+      "a deactivated user's tokens stop working, and stay dead after reactivation",
+      async () => {
+        const account = (await admin.get(`/api/accounts/user/${userId}`)).body as Record<
+          string,
+          unknown
+        >;
+        const save = (activeStatus: boolean) =>
+          admin.post("/api/accounts/update/user", { ...account, activeStatus, password: "" });
+        assert.equal((await save(false)).status, 200);
+        assert.equal((await anonymous.get("/auth/user", bearer(token))).status, 401);
+        assert.equal((await save(true)).status, 200);
+        assert.equal((await anonymous.get("/auth/user", bearer(token))).status, 401);
+        assert.deepEqual((await ops.get("/api/accounts/tokens")).status, 401, "sessions end too");
+        await ops.login("ops", "ops-password-1");
+        assert.deepEqual((await ops.get("/api/accounts/tokens")).body, []);
+        const fresh = (await ops.post("/api/accounts/tokens", { name: "laptop" })).body as {
+          id: number;
+          token: string;
+        };
+        ({ token, id: tokenId } = fresh);
+        assert.equal((await anonymous.get("/auth/user", bearer(token))).status, 200);
+      },
+    );
 
     await t.step("revoke: by id (only the owner) and the current token", async () => {
       const otherUser = await admin.request("DELETE", `/api/accounts/tokens/${tokenId}`);

@@ -8,6 +8,8 @@ import assert from "node:assert/strict";
 import { ADMIN_PASSWORD, startTestServer } from "../support/server.ts";
 import { testClient } from "../support/http.ts";
 import { saveMailbox, sourcePayload, stockCsv, upload } from "../support/inventory.ts";
+import { writeTable } from "../../shared/files/mod.ts";
+import { cutCsv, cutSheetXml, cutZip, withSheetXml } from "../../shared/files/truncated_testing.ts";
 
 const fixture = (name: string) =>
   Deno.readFile(new URL(`../fixtures/files/${name}`, import.meta.url));
@@ -320,6 +322,77 @@ Deno.test("debug-modify-file is refused while DEBUG_TOOLS is off", async () => {
         .debugTools,
       false,
     );
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("manual processing of a file cut off in transfer: 400 with the reason, the run failed, nothing generated or delivered", async () => {
+  const server = await startTestServer();
+  try {
+    const admin = testClient(server.url);
+    await admin.login("admin", ADMIN_PASSWORD);
+    const mailbox = await saveMailbox(admin);
+    const headers = ["Item Number", "Qty", "Note"];
+    const rows = Array.from({ length: 30 }, (_, i) => [`A${i}`, "3", `two\nlines ${i}`]);
+    const cases: [string, "csv" | "xlsx", Uint8Array, RegExp][] = [
+      [
+        "stock.csv",
+        "csv",
+        cutCsv(writeTable(headers, rows, "csv")),
+        /^The file ends inside a quoted field that opens in row \d+: it was cut off/,
+      ],
+      [
+        "stock.xlsx",
+        "xlsx",
+        cutZip(writeTable(headers, rows, "xlsx"), 0.7),
+        /^The workbook ends early \(its zip directory is missing\)/,
+      ],
+      [
+        "stock.xlsx",
+        "xlsx",
+        withSheetXml(writeTable(headers, rows, "xlsx"), (x) => cutSheetXml(x, 0.5)),
+        /^The workbook ends early \(the XML of xl\/worksheets\/sheet1\.xml stops before its end\)/,
+      ],
+    ];
+    for (const [name, fileType, bytes, reason] of cases) {
+      const saved = await admin.post(
+        "/api/inventory-sources/inventory/save",
+        sourcePayload(mailbox, { sourceName: `Cut ${name} ${fileType}`, fileType }),
+      );
+      assert.equal(saved.status, 200, JSON.stringify(saved.body));
+      const sourceId = (saved.body as { id: number }).id;
+      const fields = {
+        sourceId: String(sourceId),
+        sendEmailNotification: "false",
+        submitViaSftp: "false",
+      };
+      const path = "/api/inventory-sources/manually-process";
+      const preview = await upload(admin, server.url, path, { name, bytes }, {
+        ...fields,
+        dryRun: "true",
+      });
+      assert.equal(preview.status, 400, name);
+      assert.match((preview.body as { message: string }).message, reason);
+      const res = await upload(admin, server.url, path, { name, bytes }, fields);
+      assert.equal(res.status, 400, name);
+      const message = (res.body as { message: string }).message;
+      assert.match(message, reason);
+      assert.doesNotMatch(message, /\n/);
+      const [run] = (await admin.get(`/api/import-runs?feed=inventory&sourceId=${sourceId}`))
+        .body as { id: number; status: string; error: string }[];
+      assert.deepEqual([run.status, run.error], ["failed", message]);
+      const [stored] = await server.db.query<{ noFile: boolean; statuses: number; jobs: number }>(
+        `select i.output_bytes is null as "noFile",
+           (select count(*) from inventory_delivered_statuses where inventory_source_id = $2)::int
+             as statuses,
+           (select count(*) from jobs where kind = 'inventory-deliver'
+              and payload->>'runId' = $3)::int as jobs
+           from inventory_runs i where i.import_run_id = $1`,
+        [run.id, sourceId, String(run.id)],
+      );
+      assert.deepEqual(stored, { noFile: true, statuses: 0, jobs: 0 });
+    }
   } finally {
     await server.close();
   }

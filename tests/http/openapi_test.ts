@@ -153,6 +153,59 @@ function keysOf(schema: Json | undefined, document: Json, depth = 0): Set<string
   return keys;
 }
 
+/**
+ * Every string a request may carry (bodies, path and query parameters) that shows no `maxLength`,
+ * as "METHOD path where.field". Enumerations and constants are bounded by their values; a binary
+ * part (`contentMediaType`) by the body limit in bytes, which its description states.
+ */
+function stringsWithoutMaxLength(document: Json): string[] {
+  const missing: string[] = [];
+  const open = new Set<Json>();
+  const walk = (schema: Json | undefined, where: string) => {
+    if (!schema || typeof schema !== "object") return;
+    if (typeof schema.$ref === "string") {
+      const target = document.components.schemas[schema.$ref.split("/").pop()!];
+      if (open.has(target)) return; // a recursive schema: its fields are walked once
+      open.add(target);
+      walk(target, where);
+      open.delete(target);
+      return;
+    }
+    const types = [schema.type].flat();
+    const bounded = schema.maxLength !== undefined || schema.enum || "const" in schema ||
+      schema.contentMediaType;
+    if (types.includes("string") && !bounded) missing.push(where);
+    for (const [key, value] of Object.entries(schema.properties ?? {})) {
+      walk(value as Json, `${where}.${key}`);
+    }
+    walk(schema.items, `${where}[]`);
+    if (typeof schema.additionalProperties === "object") {
+      walk(schema.additionalProperties, `${where}{}`);
+    }
+    for (const part of [...schema.anyOf ?? [], ...schema.oneOf ?? [], ...schema.allOf ?? []]) {
+      walk(part, where);
+    }
+  };
+  for (const [path, operations] of Object.entries(document.paths as Record<string, Json>)) {
+    for (const [method, op] of Object.entries(operations as Record<string, Json>)) {
+      const at = `${method.toUpperCase()} ${path}`;
+      for (const [type, content] of Object.entries(op.requestBody?.content ?? {})) {
+        walk((content as Json).schema, `${at} ${type} body`);
+      }
+      for (const p of op.parameters ?? []) walk(p.schema, `${at} ${p.in} ${p.name}`);
+    }
+  }
+  return missing;
+}
+
+/** The schema of `field` in the JSON body of `METHOD path`, `$ref`s followed. */
+function bodyField(document: Json, method: string, path: string, field: string): Json {
+  const resolve = (schema: Json): Json =>
+    schema?.$ref ? resolve(document.components.schemas[schema.$ref.split("/").pop()!]) : schema;
+  const op = document.paths[path][method];
+  return resolve(resolve(op.requestBody.content["application/json"].schema).properties[field]);
+}
+
 Deno.test("the OpenAPI document: valid, complete, and the route table's", async (t) => {
   const server = await startTestServer();
   try {
@@ -214,6 +267,34 @@ Deno.test("the OpenAPI document: valid, complete, and the route table's", async 
       for (const key of [...Object.keys(ANSWER_KEYS), ...Object.keys(REQUEST_KEYS)]) {
         assert.ok(contracted.has(key), `${key} is not a contracted call`);
       }
+    });
+
+    await t.step("every string of a request shows the server's maxLength", () => {
+      assert.deepEqual(stringsWithoutMaxLength(document), []);
+      // Limits checked after trimming or normalising are shown too (issue 28, finding 7).
+      const cases: [string, string, string, number][] = [
+        ["post", "/api/inventory-sources/inventory/save", "sourceName", 200],
+        ["post", "/api/inventory-sources/inventory/save", "itemNumberColumnName", 200],
+        ["post", "/api/inventory-sources/inventory/save", "fromEmail", 254],
+        ["post", "/api/accounts/update/username", "newUsername", 100],
+        ["post", "/api/accounts/update/user", "firstName", 100],
+        ["post", "/api/accounts/update/user-info", "email", 254],
+      ];
+      for (const [method, path, field, max] of cases) {
+        const schema = bodyField(document, method, path, field);
+        const shown = schema.maxLength ??
+          (schema.anyOf ?? []).find((s: Json) => s.maxLength)?.maxLength;
+        assert.equal(shown, max, `${method} ${path} ${field}`);
+      }
+    });
+
+    await t.step("the order list's 400 says a page past the result window is refused", () => {
+      const list = operations.get("POST /api/order-tracking/list")!;
+      assert.match(
+        list.responses["400"].description,
+        /Page 201 is beyond the first 10,000 results; narrow the search \(add terms\) to see more\./,
+      );
+      assert.match(list.description, /up to the first 10,000 results/);
     });
 
     await t.step("path and query parameters come from the validators", () => {

@@ -393,6 +393,43 @@ Deno.test("order submission contract", async (t) => {
       assert.equal((await admin.post(`${BASE}/vendor/delete/${other.id}`)).status, 204);
     });
 
+    await t.step("a regex RE2 cannot match in linear time is refused on its field", async () => {
+      // Issue 28: patterns run on a linear-time engine; `^(a+)+$` is linear there, `(a)\1` and
+      // lookaround are not and are refused with the field's error.
+      const cases: [string, RegExp][] = [
+        ["(a)\\1", /^Backreferences \(\\1, \\k<name>\) are not supported/],
+        ["(?<=SKU )\\d+", /^Lookahead and lookbehind .* are not supported/],
+      ];
+      for (const [pattern, message] of cases) {
+        const response = await admin.post(
+          `${BASE}/vendor/save`,
+          vendorPayload(sourceId, mailbox.id, {
+            vendorNameFromFile: "Pattern Vendor",
+            vendorRegexForItemDescription: pattern,
+          }),
+        );
+        assert.equal(response.status, 400, pattern);
+        const body = response.body as { message: string; errors: Record<string, string[]> };
+        assert.match(body.message, /^Invalid request\. vendorRegexForItemDescription: /);
+        assert.equal(body.errors.vendorRegexForItemDescription.length, 1);
+        assert.match(body.errors.vendorRegexForItemDescription[0], message);
+      }
+      const hostile = await must(
+        admin,
+        `${BASE}/vendor/save`,
+        vendorPayload(sourceId, mailbox.id, {
+          vendorNameFromFile: "Pattern Vendor",
+          vendorSourceAliases: [],
+          vendorRegexForItemDescription: "^(a+)+$",
+        }),
+      );
+      const read = (await admin.get(`${BASE}/vendor/get/${hostile.id}`)).body as {
+        vendorRegexForItemDescription: string;
+      };
+      assert.equal(read.vendorRegexForItemDescription, "^(a+)+$");
+      assert.equal((await admin.post(`${BASE}/vendor/delete/${hostile.id}`)).status, 204);
+    });
+
     await t.step("a vendor without a template saves; every-X-days is kept", async () => {
       const saved = await must(
         admin,

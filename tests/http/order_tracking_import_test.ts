@@ -11,6 +11,10 @@ import type { Order } from "../../shared/contract/order_tracking.ts";
 import { ADMIN_PASSWORD, startTestServer } from "../support/server.ts";
 import { type TestClient, testClient } from "../support/http.ts";
 import { createSource, csv, HEADERS, importFile } from "../support/order_tracking.ts";
+import { upload } from "../support/inventory.ts";
+import { loadNotificationData } from "../../api/notifications/content.ts";
+import { writeTable } from "../../shared/files/mod.ts";
+import { cutCsv, cutSheetXml, cutZip, withSheetXml } from "../../shared/files/truncated_testing.ts";
 
 const fixture = (name: string) =>
   Deno.readFile(new URL(`../fixtures/orders/${name}`, import.meta.url));
@@ -67,7 +71,7 @@ Deno.test("order tracking import", async (t) => {
         {
           row: 6,
           column: "Order Date",
-          message: '"31/31/2024" is not a date; orderDate was left as it was.',
+          message: '"TBD" is not a date; orderDate was left as it was.',
         },
         {
           row: 6,
@@ -347,6 +351,132 @@ Deno.test("order tracking import", async (t) => {
       await other.login("ines", "ines-password");
       assert.equal((await other.get("/api/order-tracking/list/update-stats")).status, 200);
     });
+  } finally {
+    await server.close();
+  }
+});
+
+/** Imports a file over HTTP as `cli orders import` does: a stored run, processed at once. */
+async function importOverHttp(
+  client: TestClient,
+  origin: string,
+  sourceId: number,
+  file: { name: string; bytes: Uint8Array },
+) {
+  const res = await upload(
+    client,
+    origin,
+    `/api/order-tracking-sources/${sourceId}/import`,
+    file,
+    {},
+  );
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  const run = res.body as { id: number; status: string; error: string | null };
+  const shown = (await client.get(`/api/import-runs/${run.id}`)).body as {
+    status: string;
+    error: string | null;
+    counts: Record<string, number>;
+    rowErrors: { row: number; column?: string; message: string }[];
+  };
+  return shown;
+}
+
+Deno.test("order tracking import: dates that cannot exist keep their rows out; the run, the list and the notification agree", async () => {
+  const server = await startTestServer();
+  const admin = testClient(server.url);
+  try {
+    await admin.login("admin", ADMIN_PASSWORD);
+    const acme = await createSource(admin);
+    const row = (
+      po: string,
+      date: string,
+    ) => [po, "SKU", "Cust", "Ship", "Vendor", "Brand", "", date, "", 1, 0, "Open", ""];
+    const file = csv([
+      HEADERS,
+      row("PO-A", "3/5/2024"),
+      row("PO-FEB30", "2/30/2024"),
+      row("PO-M13", "2024-13-01"),
+      row("PO-Y1850", "1/2/1850"),
+      row("PO-Y2300", "2300-01-02"),
+      row("PO-E", "2/29/2024"),
+    ]);
+    const before = new Date(Date.now() - 1000);
+    const run = await importOverHttp(admin, server.url, acme, {
+      name: "orders.csv",
+      bytes: new TextEncoder().encode(file),
+    });
+    assert.equal(run.status, "succeeded");
+    assert.deepEqual(
+      [run.counts.rows, run.counts.inserted, run.counts.skipped, run.counts.rowErrors],
+      [6, 2, 4, 4],
+    );
+    assert.deepEqual(
+      run.rowErrors.map((e) => [e.row, e.column, e.message.replace(/ \(.*\)/, "")]),
+      [
+        [3, "Order Date", '"2/30/2024" is not a date that exists; the row was not imported.'],
+        [4, "Order Date", '"2024-13-01" is not a date that exists; the row was not imported.'],
+        [5, "Order Date", '"1/2/1850" is not a date that exists; the row was not imported.'],
+        [6, "Order Date", '"2300-01-02" is not a date that exists; the row was not imported.'],
+      ],
+    );
+    const orders = await list(admin);
+    assert.deepEqual(orders.map((o) => [o.customerPoNumber, o.orderDate]), [
+      ["PO-A", "2024-03-05T00:00:00"],
+      ["PO-E", "2024-02-29T00:00:00"],
+    ]);
+    // The summary mail's order changes come from what was stored: only the two new orders.
+    const data = await loadNotificationData(server.db, {
+      sourceTypeId: 3,
+      sourceId: acme,
+      window: { from: before, to: new Date(Date.now() + 1000) },
+    });
+    assert.deepEqual(
+      (data.orderChanges ?? []).map((c) => [c.orderNumber, c.change]),
+      [["PO-A", "New"], ["PO-E", "New"]],
+    );
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("order tracking import: a file cut off in transfer fails its run with the reason and stores no order", async () => {
+  const server = await startTestServer();
+  const admin = testClient(server.url);
+  try {
+    await admin.login("admin", ADMIN_PASSWORD);
+    const acme = await createSource(admin);
+    const rows = Array.from({ length: 30 }, (_, i) => [
+      `PO-${i}`,
+      "SKU",
+      "Cust",
+      `Line one\nline two ${i}`,
+      "Vendor",
+      "Brand",
+      "",
+      "3/5/2024",
+      "",
+      1,
+      0,
+      "Open",
+      "",
+    ]);
+    const whole = writeTable(HEADERS, rows, "csv");
+    const cuts: [string, Uint8Array, RegExp][] = [
+      ["orders.csv", cutCsv(whole), /^The file ends inside a quoted field that opens in row \d+/],
+      ["orders.xlsx", cutZip(writeTable(HEADERS, rows, "xlsx")), /^The workbook ends early/],
+      [
+        "orders.xlsx",
+        withSheetXml(writeTable(HEADERS, rows, "xlsx"), (x) => cutSheetXml(x, 0.6)),
+        /^The workbook ends early \(the XML of xl\/worksheets\/sheet1\.xml stops/,
+      ],
+    ];
+    for (const [name, bytes, reason] of cuts) {
+      const run = await importOverHttp(admin, server.url, acme, { name, bytes });
+      assert.equal(run.status, "failed", name);
+      assert.match(run.error ?? "", reason);
+      assert.doesNotMatch(run.error ?? "", /\n/);
+      assert.deepEqual(await list(admin), [], `${name}: no order stored`);
+    }
   } finally {
     await server.close();
   }

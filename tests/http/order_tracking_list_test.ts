@@ -1,8 +1,11 @@
 /**
  * Contract tests of /api/order-tracking/* over real HTTP: search fields, AND/OR, sorting,
- * paging, detail, notes, delete, bad inputs and permissions.
+ * paging, detail, notes, delete, bad inputs and permissions; deep pages (read from seek points,
+ * docs/order_tracking.md "Deep pages") against an offset query, and the result window's 400.
  */
 import assert from "node:assert/strict";
+import fc from "fast-check";
+import { searchWhere, sortClause } from "../../api/order_tracking/search.ts";
 import type { Order, OrderDetail } from "../../shared/contract/order_tracking.ts";
 import { ADMIN_PASSWORD, startTestServer } from "../support/server.ts";
 import { type TestClient, testClient } from "../support/http.ts";
@@ -294,6 +297,122 @@ Deno.test("order tracking list contract", async (t) => {
       }
       const after = (await search(admin, { PoNumberParam: "PO-102" })).orders[0];
       assert.equal(after.notes, null);
+    });
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("order list: deep pages are exactly the rows of an offset query", async (t) => {
+  const server = await startTestServer();
+  const admin = testClient(server.url);
+  try {
+    await admin.login("admin", ADMIN_PASSWORD);
+    const source = await createSource(admin);
+    // 3,000 orders with many ties and empty values in the sort columns, so that the id's
+    // tie-break decides most page boundaries.
+    await server.db.query(
+      `insert into orders (order_tracking_source_id, unique_key, customer_po_number, item_number,
+         supplier_name, brand_name, qty, order_date, notes, tracking_search)
+       select $1, 'K' || i, 'PO-' || (i % 40), case when i % 5 = 0 then null else 'SKU-' || (i % 9) end,
+              'Supplier ' || (i % 3), case when i % 4 = 0 then null else 'Brand ' || (i % 6) end,
+              case when i % 7 = 0 then null else i % 4 end,
+              case when i % 6 = 0 then null else date '2024-01-01' + (i % 5) end,
+              case when i % 50 = 0 then 'note ' || (i % 2) end, '1Z' || (i % 11)
+         from generate_series(1, 3000) as i`,
+      [source],
+    );
+    await server.db.query(`update orders set deleted_status = true where id % 97 = 0`);
+    await server.db.exec("analyze orders");
+
+    const sortColumn = fc.constantFrom(
+      "id",
+      "customerPoNumber",
+      "itemNumber",
+      "brandName",
+      "qty",
+      "orderDate",
+      "notes",
+      "trackingNumbers",
+      "lastUpdated",
+    );
+    const request = fc.record({
+      terms: fc.dictionary(
+        fc.constantFrom("SupplierNameParam", "BrandNameParam", "PoNumberParam"),
+        fc.constantFrom("supplier", "Supplier 1", "brand", "1", "PO-3"),
+        { maxKeys: 2 },
+      ),
+      and: fc.boolean(),
+      sort: fc.array(fc.tuple(sortColumn, fc.boolean()), { maxLength: 2 }),
+      size: fc.constantFrom(10, 25, 50, 250),
+      // pages in any order: a page is read from whichever seek point the earlier ones left
+      pages: fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 4 }),
+    });
+    const check = async (
+      { terms, and, sort, size, pages }: {
+        terms: Record<string, string>;
+        and: boolean;
+        sort: [string, boolean][];
+        size: number;
+        pages: number[];
+      },
+    ) => {
+      const body = { ...terms, AndOrParam: and, SortParams: Object.fromEntries(sort) };
+      const where = searchWhere({ PageSize: size, PageIndex: 1, ...body });
+      const all = await server.db.query<{ id: number }>(
+        `select o.id from orders o where ${where.sql} order by ${sortClause(body.SortParams)}`,
+        where.params,
+      );
+      const last = Math.max(1, Math.ceil(all.length / size));
+      for (const at of [...pages, 1]) {
+        const page = 1 + Math.floor(at * (last - 1));
+        const answer = await search(admin, { ...body, PageSize: size, PageIndex: page });
+        assert.deepEqual(
+          answer.orders.map((o) => o.id),
+          all.slice((page - 1) * size, page * size).map((r) => Number(r.id)),
+          `page ${page} of ${JSON.stringify(body)} at ${size}`,
+        );
+        assert.equal(answer.totalRecordCount, all.length);
+      }
+    };
+
+    await t.step("first, middle, last and random pages in any order", async () => {
+      await fc.assert(fc.asyncProperty(request, check), { numRuns: 60 });
+    });
+
+    await t.step("after a delete and a note, deep pages follow the change", async () => {
+      const sorted = { SortParams: { qty: false }, PageSize: 50 };
+      const before = await search(admin, { ...sorted, PageIndex: 40 });
+      await search(admin, { ...sorted, PageIndex: 58 });
+      const first = (await search(admin, { ...sorted, PageIndex: 1 })).orders[0];
+      assert.equal((await admin.post(`/api/order-tracking/delete/${first.id}`)).status, 204);
+      const after = await search(admin, { ...sorted, PageIndex: 40 });
+      // one order fewer before page 40: its rows move up by one
+      assert.deepEqual(
+        after.orders.slice(0, 49).map((o) => o.id),
+        before.orders.slice(1).map((o) => o.id),
+      );
+      const noted = (await search(admin, { ...sorted, PageIndex: 30 })).orders[0];
+      await admin.post("/api/order-tracking/notes", { orderId: noted.id, note: "aaa first" });
+      await check({ terms: {}, and: false, sort: [["notes", true]], size: 25, pages: [0.9, 0.5] });
+      await check({ terms: {}, and: false, sort: [["qty", false]], size: 50, pages: [0.7, 1] });
+    });
+
+    await t.step("a page past the first 10,000 results is a 400 saying to narrow", async () => {
+      for (const [size, page] of [[10, 1001], [50, 201], [250, 41], [25, 999_999]]) {
+        const response = await admin.post("/api/order-tracking/list", {
+          PageSize: size,
+          PageIndex: page,
+        });
+        assert.equal(response.status, 400);
+        assert.deepEqual(response.body, {
+          message: `Page ${
+            page.toLocaleString("en-US")
+          } is beyond the first 10,000 results; narrow the search (add terms) to see more.`,
+        });
+      }
+      // the last page inside the window is served (here past the last row: no rows)
+      assert.deepEqual((await search(admin, { PageSize: 50, PageIndex: 200 })).orders, []);
     });
   } finally {
     await server.close();

@@ -22,10 +22,12 @@ import { ADMIN_PASSWORD, startTestServer } from "../support/server.ts";
 import { testClient } from "../support/http.ts";
 import { sourceFor, uniqueName } from "./support.ts";
 import { rawMessage } from "./messages.ts";
+import { writeTable } from "../../shared/files/mod.ts";
+import { cutCsv, cutSheetXml, withSheetXml } from "../../shared/files/truncated_testing.ts";
 
 const FROM = "stock@acme.example";
 
-async function setup() {
+async function setup(overrides: Record<string, unknown> = {}) {
   const info = readServices();
   const server = await startTestServer({
     env: {
@@ -61,6 +63,7 @@ async function setup() {
       sftpUsername: sftp.username,
       sftpPassword: sftp.password,
       fileData: { inventoryFileName: outName },
+      ...overrides,
     }),
   );
   assert.equal(source.status, 200, JSON.stringify(source.body));
@@ -202,6 +205,122 @@ Deno.test("SFTP pull takes a file once it is stable, and never twice", async () 
       fileName: string;
     };
     assert.deepEqual([run.trigger, run.fileName], ["sftp", "stock.csv"]);
+  } finally {
+    await f.server.close();
+  }
+});
+
+/** A supplier file with a quoted, multi-line note column (the shape a cut leaves half open). */
+function notedStock(format: "csv" | "xlsx", rows: [string, number][]): Uint8Array {
+  return writeTable(
+    ["Item Number", "Qty", "Note"],
+    rows.map(([item, qty]) => [item, qty, `packed in\nboxes of ${qty}`]),
+    format,
+  );
+}
+
+/** The import runs of the source as the runs page lists them, newest first. */
+async function runsOf(f: Awaited<ReturnType<typeof setup>>) {
+  const runs = (await f.admin.get(`/api/import-runs?feed=inventory&sourceId=${f.sourceId}`))
+    .body as { id: number; status: string; error: string | null }[];
+  return runs.map((r) => ({ runId: r.id, status: r.status, error: r.error }));
+}
+
+Deno.test("a mailed supplier file cut off in transfer is refused: the run fails with the reason, the last good file stays on the SFTP server", async () => {
+  const f = await setup();
+  try {
+    const mail = async (content: Uint8Array) => {
+      await sendMail({
+        envelope: { from: FROM, to: f.mailbox.address },
+        raw: rawMessage({
+          from: FROM,
+          to: f.mailbox.address,
+          subject: "Daily stock report",
+          attachments: [{ name: "stock.csv", content }],
+        }),
+      });
+    };
+    const poll = () =>
+      pollMailbox(f.server.server.deps, f.emailSourceId, { processRuns: true, log: () => {} });
+    const deliver = () =>
+      runDueJobs(f.server.server.deps, { kinds: ["inventory-deliver"], log: () => {} });
+
+    await mail(notedStock("csv", [["A1", 4], ["A2", 0], ["A3", 7], ["A4", 2]]));
+    await waitForMessages(f.mailbox, 1);
+    assert.equal((await poll()).runs, 1);
+    await deliver();
+    const onServer = `${f.info.sftp.uploadDir}/${f.outName}`;
+    const good = await Deno.readFile(onServer);
+    assert.match(new TextDecoder().decode(good), /A4,Active/);
+
+    // The same items, the transfer cut inside the second note: A3 and A4 are not in the file.
+    const cut = cutCsv(notedStock("csv", [["A1", 4], ["A2", 0], ["A3", 7], ["A4", 2]]), 0.3);
+    assert.ok(!new TextDecoder().decode(cut).includes("A3"));
+    await mail(cut);
+    await waitForMessages(f.mailbox, 2);
+    const polled = await poll();
+    assert.equal(polled.error, null, "the poll itself worked");
+    assert.equal(polled.runs, 1);
+    assert.equal(await deliver(), 0, "nothing to deliver");
+
+    const runs = await runsOf(f);
+    assert.deepEqual(runs.map((r) => r.status), ["failed", "succeeded"]);
+    assert.match(
+      runs[0].error ?? "",
+      /^The file ends inside a quoted field that opens in row \d+: it was cut off/,
+    );
+    assert.doesNotMatch(runs[0].error ?? "", /\n/);
+    const run = (await f.admin.get(`/api/import-runs/${runs[0].runId}`)).body as {
+      status: string;
+      error: string;
+      log: string[];
+    };
+    assert.equal(run.status, "failed");
+    assert.equal(run.error, runs[0].error);
+    assert.deepEqual(await Deno.readFile(onServer), good, "the last good file is kept");
+    const [statuses] = await f.server.db.query<{ n: number }>(
+      `select count(*)::int as n from inventory_delivered_statuses
+        where inventory_source_id = $1 and status = 'Inactive'`,
+      [f.sourceId],
+    );
+    assert.equal(statuses.n, 1, "only A2 (quantity 0) is inactive: no item turned by the cut");
+  } finally {
+    await f.server.close();
+  }
+});
+
+Deno.test("an SFTP-pulled XLSX cut off (its sheet XML unclosed) is refused; the last good file stays on the server", async () => {
+  const f = await setup({ fileType: "xlsx" });
+  try {
+    const inbox = uniqueName("inbox");
+    const dir = `${f.info.sftp.uploadDir}/${inbox}`;
+    await Deno.mkdir(dir);
+    await f.server.db.query("update inventory_sources set sftp_inbox_folder = $1", [inbox]);
+    const deps = f.server.server.deps;
+    const pull = async (name: string, bytes: Uint8Array) => {
+      await Deno.writeFile(`${dir}/${name}`, bytes);
+      assert.equal((await pullInbox(deps, f.sourceId)).runIds.length, 0, "seen first");
+      const taken = await pullInbox(deps, f.sourceId);
+      assert.equal(taken.runIds.length, 1);
+      const status = await processRun(deps, taken.runIds[0]);
+      await runDueJobs(deps, { kinds: ["inventory-deliver"], log: () => {} });
+      return status;
+    };
+    const items: [string, number][] = [["A1", 4], ["A2", 0], ["A3", 7], ["A4", 2]];
+    assert.equal(await pull("stock1.xlsx", notedStock("xlsx", items)), "succeeded");
+    const onServer = `${f.info.sftp.uploadDir}/${f.outName}`;
+    const good = await Deno.readFile(onServer);
+    assert.match(new TextDecoder().decode(good), /A4,Active/);
+
+    const cut = withSheetXml(notedStock("xlsx", items), (x) => cutSheetXml(x, 0.6));
+    assert.equal(await pull("stock2.xlsx", cut), "failed");
+    const runs = await runsOf(f);
+    assert.deepEqual(runs.map((r) => r.status), ["failed", "succeeded"]);
+    assert.match(
+      runs[0].error ?? "",
+      /^The workbook ends early \(the XML of xl\/worksheets\/sheet1\.xml stops before its end\)/,
+    );
+    assert.deepEqual(await Deno.readFile(onServer), good, "the last good file is kept");
   } finally {
     await f.server.close();
   }

@@ -188,6 +188,8 @@ async function assertDeliveredOnce(f: Fixture, runId: number, file: Uint8Array) 
   assert.ok(run.sftpDeliveredAt);
   assert.match(run.deliveryLog.at(-1) ?? "", /^Delivered "seller-.*\.csv" to the SFTP server/);
   assert.deepEqual(await Deno.readFile(f.onServer), file);
+  // Readable by all, writable by its owner only (issue 28): not the 0666 of a bare upload.
+  assert.equal(((await Deno.stat(f.onServer)).mode ?? 0) & 0o777, 0o644);
   const dir = f.onServer.slice(0, f.onServer.lastIndexOf("/"));
   for await (const e of Deno.readDir(dir)) {
     assert.ok(!e.name.startsWith(`.${f.outName}`), `temporary file left: ${e.name}`);

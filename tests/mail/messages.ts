@@ -1,10 +1,10 @@
 /** Builds raw RFC 822 messages with attachments for the mail tests. */
 import { encodeBase64 } from "../../shared/base64.ts";
 
-/** One attachment by name and text content. */
+/** One attachment by name and content (text, or bytes such as a workbook). */
 export interface TestAttachment {
   name: string;
-  content: string;
+  content: string | Uint8Array;
 }
 
 /** A multipart message as text (LF line ends; appendMessage turns them into CRLF). */
@@ -22,7 +22,11 @@ export function rawMessage(options: {
     ...(options.attachments ?? []).map((a) =>
       `--${boundary}\nContent-Type: application/octet-stream; name="${a.name}"\n` +
       `Content-Disposition: attachment; filename="${a.name}"\n` +
-      `Content-Transfer-Encoding: base64\n\n${encodeBase64(new TextEncoder().encode(a.content))}\n`
+      `Content-Transfer-Encoding: base64\n\n${
+        encodeBase64(
+          typeof a.content === "string" ? new TextEncoder().encode(a.content) : a.content,
+        )
+      }\n`
     ),
   ];
   return [

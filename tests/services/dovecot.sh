@@ -7,6 +7,23 @@ dovecot_configure() {
   chown "$MAIL_OS_USER:$MAIL_OS_USER" "$state/mail" "$state/mail/$MAIL_DOMAIN"
   # Dovecot's unprivileged auth process reads the passwd-files.
   install -d -o root -g dovecot -m 750 "$dir/users"
+  # Which mailboxes each Microsoft app registration may open (Exchange's Add-MailboxPermission).
+  install -d -o root -g dovecot -m 750 "$dir/grants"
+  # How the oauth2 passdb checks a token: Dovecot asks the stand-in whether it is live and for
+  # which app, the way Exchange Online checks the tokens Microsoft's login service issued.
+  cat >"$dir/oauth2.conf" <<CONF
+introspection_mode = post
+introspection_url = https://$SVC_HOST:$MSAL_PORT/exchange/introspect
+tls_ca_cert_file = $state/tls/ca.crt
+# An app token names no mailbox: it is good for mailboxes of its tenant's domain (this check),
+# and the next passdb decides whether the app was granted the mailbox.
+username_attribute = tenant_user
+username_format = %Ld
+active_attribute = active
+active_value = true
+pass_attrs = msal_app=%{oauth2:appid}
+timeout_msecs = 10000
+CONF
   local mail_uid mail_gid
   mail_uid="$(id -u "$MAIL_OS_USER")"
   mail_gid="$(id -g "$MAIL_OS_USER")"
@@ -26,7 +43,8 @@ ssl_key = <$state/tls/server.key
 ssl_min_protocol = TLSv1.2
 # Loopback only: tests log in without TLS on the plain IMAP port.
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+# XOAUTH2 and OAUTHBEARER: the logins of Microsoft 365 mailboxes (docs/test_services.md).
+auth_mechanisms = plain login xoauth2 oauthbearer
 auth_default_realm = $MAIL_DOMAIN
 auth_username_format = %Lu
 auth_verbose = yes
@@ -49,7 +67,24 @@ namespace inbox {
 # domain has a mailbox, so LMTP accepts every recipient.
 passdb {
   driver = passwd-file
+  mechanisms = plain login
   args = scheme=PLAIN $dir/users/%Lu
+}
+# A token login: the token must be live (the stand-in says so), then the app that holds it must
+# have been granted the mailbox (a file grants/<client id>/<address>, see grantMailbox()).
+passdb {
+  driver = oauth2
+  mechanisms = xoauth2 oauthbearer
+  args = $dir/oauth2.conf
+  result_success = continue-ok
+  result_failure = return-fail
+}
+passdb {
+  driver = passwd-file
+  mechanisms = xoauth2 oauthbearer
+  args = $dir/grants/%{passdb:msal_app}/%Lu
+  result_success = return-ok
+  result_failure = return-fail
 }
 userdb {
   driver = static

@@ -9,6 +9,8 @@ source "$SERVICES_SCRIPT_DIR/dovecot.sh"
 source "$SERVICES_SCRIPT_DIR/postfix.sh"
 # shellcheck source=sshd.sh
 source "$SERVICES_SCRIPT_DIR/sshd.sh"
+# shellcheck source=msal.sh
+source "$SERVICES_SCRIPT_DIR/msal.sh"
 
 # up.sh calls us with --locked while it already holds the lock.
 if [[ "${1:-}" != --locked && -d "$INFO_DIR" ]]; then
@@ -31,6 +33,7 @@ if [[ -d "$STATE" ]]; then
   sshd_stop "$STATE" &
   postfix_stop "$STATE" &
   dovecot_stop "$STATE" &
+  msal_stop "$STATE" &
   wait
   rm -rf "$STATE"
 fi

@@ -15,7 +15,10 @@ LMTP_PORT="${SERVICES_LMTP_PORT:-10024}"
 SMTP_PORT="${SERVICES_SMTP_PORT:-10025}"
 SUBMISSION_PORT="${SERVICES_SUBMISSION_PORT:-10587}"
 SFTP_PORT="${SERVICES_SFTP_PORT:-10022}"
-ALL_PORTS=("$IMAP_PORT" "$IMAPS_PORT" "$LMTP_PORT" "$SMTP_PORT" "$SUBMISSION_PORT" "$SFTP_PORT")
+# The stand-in for Microsoft's login service (HTTPS), which Dovecot asks about tokens.
+MSAL_PORT="${SERVICES_MSAL_PORT:-10443}"
+ALL_PORTS=("$IMAP_PORT" "$IMAPS_PORT" "$LMTP_PORT" "$SMTP_PORT" "$SUBMISSION_PORT" "$SFTP_PORT"
+  "$MSAL_PORT")
 
 # Dovecot refuses mail access as root, so mailboxes belong to Debian's stock `mail` user (uid 8):
 # it exists on every Debian system, so no extra account is needed for mail.
@@ -62,6 +65,7 @@ env_field() {
 dovecot_pid() { read_pid "$1/dovecot/run/master.pid"; }
 postfix_pid() { read_pid "$1/postfix/queue/pid/master.pid"; }
 sshd_pid() { read_pid "$1/ssh/sshd.pid"; }
+msal_pid() { read_pid "$1/msal/pid"; }
 
 # Waits up to 10 s for a process to exit.
 wait_gone() {
@@ -74,9 +78,10 @@ wait_gone() {
   return 1
 }
 
-# True when all three daemons of a state dir are alive.
+# True when all daemons of a state dir are alive.
 services_alive() {
   local state="$1"
   [[ -d "$state" ]] && pid_alive "$(dovecot_pid "$state")" &&
-    pid_alive "$(postfix_pid "$state")" && pid_alive "$(sshd_pid "$state")"
+    pid_alive "$(postfix_pid "$state")" && pid_alive "$(sshd_pid "$state")" &&
+    pid_alive "$(msal_pid "$state")"
 }

@@ -26,3 +26,13 @@ export { connectSftp, sftpConnectOptions } from "./sftp.ts";
 export type { SftpConnectOptions } from "./sftp.ts";
 export { doveadm } from "./doveadm.ts";
 export type { DoveadmResult } from "./doveadm.ts";
+export {
+  grantMailbox,
+  msalAuthorityHost,
+  msalToken,
+  msalTokenRequests,
+  registerMsalApp,
+  revokeMailbox,
+  updateMsalApp,
+} from "./msal.ts";
+export type { MsalApp } from "./msal.ts";

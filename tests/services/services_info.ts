@@ -18,6 +18,15 @@ export interface ServicesInfo {
     smtp: number;
     submission: number;
     sftp: number;
+    /** The Microsoft login stand-in (HTTPS). */
+    msal: number;
+  };
+  /** The stand-in for Microsoft's login service, and where mailbox grants live. */
+  msal: {
+    /** `MSAL_AUTHORITY_HOST` for the app: `https://127.0.0.1:<ports.msal>`. */
+    authorityHost: string;
+    /** `<client id>/<address>` files: the app may open that mailbox. */
+    grantsDir: string;
   };
   /** PEM file of the throw-away CA that signed the servers' certificate. */
   caPath: string;
@@ -27,7 +36,7 @@ export interface ServicesInfo {
   passwdDir: string;
   dovecotConfig: string;
   postfixConfigDir: string;
-  logs: { dovecot: string; postfix: string; sshd: string };
+  logs: { dovecot: string; postfix: string; sshd: string; msal: string };
   /** Accounts made by up.sh: `tester@…` for general use, then the outbound catch-all. */
   mailUsers: MailUser[];
   /** Receives all mail addressed outside the test domain. */

@@ -13,15 +13,18 @@ source "$SERVICES_SCRIPT_DIR/dovecot.sh"
 source "$SERVICES_SCRIPT_DIR/postfix.sh"
 # shellcheck source=sshd.sh
 source "$SERVICES_SCRIPT_DIR/sshd.sh"
+# shellcheck source=msal.sh
+source "$SERVICES_SCRIPT_DIR/msal.sh"
 
 summary() {
   echo "test services $1: IMAP $SVC_HOST:$IMAP_PORT, IMAPS $IMAPS_PORT, LMTP $LMTP_PORT," \
-    "SMTP $SMTP_PORT, submission $SUBMISSION_PORT, SFTP $SFTP_PORT ($ENV_FILE)"
+    "SMTP $SMTP_PORT, submission $SUBMISSION_PORT, SFTP $SFTP_PORT, Microsoft login" \
+    "https://$SVC_HOST:$MSAL_PORT ($ENV_FILE)"
 }
 
 [[ "$(id -u)" -eq 0 ]] || die "up.sh must run as root (it starts Postfix and creates the SFTP account)"
 missing=()
-for tool in dovecot doveadm postfix postconf /usr/sbin/sshd ssh-keygen openssl useradd chpasswd; do
+for tool in dovecot doveadm postfix postconf /usr/sbin/sshd ssh-keygen openssl useradd chpasswd deno; do
   command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
 done
 [[ -e /usr/lib/dovecot/lmtp ]] || missing+=("dovecot lmtp")
@@ -52,7 +55,7 @@ for port in "${ALL_PORTS[@]}"; do
   if port_answers "$port"; then
     owner="$(port_owner "$port")"
     die "port $SVC_HOST:$port is already taken${owner:+ by $owner}; stop that program or move" \
-      "the test services with SERVICES_{IMAP,IMAPS,LMTP,SMTP,SUBMISSION,SFTP}_PORT" \
+      "the test services with SERVICES_{IMAP,IMAPS,LMTP,SMTP,SUBMISSION,SFTP,MSAL}_PORT" \
       "(another checkout's services stop with its own tests/services/down.sh)"
   fi
 done
@@ -66,12 +69,14 @@ started=no
 on_exit() {
   local rc=$?
   if [[ "$started" != yes ]]; then
-    for log in "$STATE/dovecot/dovecot.log" "$STATE/postfix/maillog" "$STATE/ssh/sshd.log"; do
+    for log in "$STATE/dovecot/dovecot.log" "$STATE/postfix/maillog" "$STATE/ssh/sshd.log" \
+      "$STATE/msal/msal.log"; do
       [[ -s "$log" ]] && { echo "--- $log" >&2; tail -n 20 "$log" >&2; }
     done
     sshd_stop "$STATE" &
     postfix_stop "$STATE" &
     dovecot_stop "$STATE" &
+    msal_stop "$STATE" &
     wait
     rm -rf "$STATE"
   fi
@@ -84,6 +89,8 @@ outbound_password="$(openssl rand -hex 12)"
 sftp_password="$(openssl rand -hex 12)"
 
 make_tls "$STATE"
+# Dovecot asks the stand-in about tokens, so it starts first.
+msal_start "$STATE" 9>&-
 dovecot_configure "$STATE"
 add_mail_user "$STATE" "tester@$MAIL_DOMAIN" "$tester_password"
 add_mail_user "$STATE" "outbound@$MAIL_DOMAIN" "$outbound_password"
@@ -114,7 +121,12 @@ cat >"$ENV_FILE.new" <<JSON
     "lmtp": $LMTP_PORT,
     "smtp": $SMTP_PORT,
     "submission": $SUBMISSION_PORT,
-    "sftp": $SFTP_PORT
+    "sftp": $SFTP_PORT,
+    "msal": $MSAL_PORT
+  },
+  "msal": {
+    "authorityHost": "https://$SVC_HOST:$MSAL_PORT",
+    "grantsDir": "$STATE/dovecot/grants"
   },
   "caPath": "$STATE/tls/ca.crt",
   "maildirRoot": "$STATE/mail/$MAIL_DOMAIN",
@@ -124,7 +136,8 @@ cat >"$ENV_FILE.new" <<JSON
   "logs": {
     "dovecot": "$STATE/dovecot/dovecot.log",
     "postfix": "$STATE/postfix/maillog",
-    "sshd": "$STATE/ssh/sshd.log"
+    "sshd": "$STATE/ssh/sshd.log",
+    "msal": "$STATE/msal/msal.log"
   },
   "mailUsers": [
     { "address": "tester@$MAIL_DOMAIN", "password": "$tester_password" },

@@ -3,16 +3,26 @@ import { Route, Switch, useLocation } from "wouter";
 import { ErrorBoundary } from "./components/error_boundary.tsx";
 import { FallbackPage } from "./components/fallback_page.tsx";
 import { Loading } from "./components/loading.tsx";
+import { NoAccessPage } from "./components/no_access_page.tsx";
 import { NavBar } from "./components/nav_bar.tsx";
 import { AdminGuard, RouteGuard } from "./components/route_guard.tsx";
+import { useAtomValue } from "jotai";
+import { currentUserAtom, permissionsOf } from "./state/session.ts";
 import type { FeatureRoute } from "./features/feature.ts";
 import { GUARDED_ROUTES, navItemsFor, PUBLIC_ROUTES } from "./features/index.ts";
 
 export { GUARDED_ROUTES } from "./features/index.ts";
 
-/** A route's page behind its guard: admin pages need the Admin role too. */
+/**
+ * A route's page behind its guard: admin pages need the Admin role too; an area's page a user
+ * lacks says so instead of showing an empty list.
+ */
 function GuardedPage({ route }: { route: FeatureRoute }) {
   const { Page } = route;
+  const permissions = permissionsOf(useAtomValue(currentUserAtom));
+  if (route.access && !route.access.allowed(permissions)) {
+    return <NoAccessPage area={route.access.area} flags={route.access.flags} />;
+  }
   return route.guard === "admin"
     ? (
       <AdminGuard>

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import type { Deps } from "../../deps.ts";
 import { pollMailbox } from "../../ingest/mailbox_poll.ts";
-import { getRun } from "../../ingest/import_runs.ts";
+import { getRun, rerunImport } from "../../ingest/import_runs.ts";
 import { runDueJobs } from "../../jobs/runner.ts";
 import { readServices, sendMail } from "../../../tests/services/services.ts";
 import { releaseDue } from "./jobs.ts";
@@ -233,6 +233,68 @@ Deno.test("link-click downloads: refused on loopback unless allowed, redirects r
     assert.deepEqual(await lastSubmission(f), { pos: ["PO-9"], status: "sent" });
   } finally {
     config.OUTBOUND_ALLOW = testAllow;
+    await f.close();
+    await http.shutdown();
+  }
+});
+
+Deno.test("link downloads past the limit per source: the run fails with the reason, nothing is fetched, a re-run works", async () => {
+  const fetched: string[] = [];
+  const http = Deno.serve({ hostname: "127.0.0.2", port: 0, onListen: () => {} }, (request) => {
+    const path = new URL(request.url).pathname;
+    fetched.push(path);
+    const name = path.slice(1);
+    const body = path === "/broken.xlsx" ? "not a workbook" : csv("PO-7,Acme,Widget,2");
+    return new Response(body, {
+      headers: { "content-disposition": `attachment; filename="${name}"` },
+    });
+  });
+  const base = `http://127.0.0.2:${http.addr.port}`;
+  const f = await submissionFixture();
+  const config = f.server.server.deps.config;
+  try {
+    config.LINK_DOWNLOADS_PER_SOURCE_PER_HOUR = 1;
+    const { vendor } = await setup(f, {
+      noAttachmentsNeedsLinkClick: true,
+      downloadSpreadsheet: true,
+      spreadsheetDownloadButtonText: "Download orders",
+    });
+    const linkMail = (path: string, subject: string) =>
+      sendMail({
+        from: CUSTOMER,
+        to: f.inbox.address,
+        subject,
+        html: `<p>Your report is ready: <a href="${base}${path}">Download orders</a></p>`,
+      });
+    // The first download happens; its run fails afterwards and rolls back, yet it counts.
+    await linkMail("/broken.xlsx", "orders broken");
+    await settledMessages(f.inbox, 1);
+    await poll(f);
+    assert.equal((await lastRun(f)).status, "failed");
+    assert.deepEqual(fetched, ["/broken.xlsx"]);
+
+    await linkMail("/orders.csv", "orders limited");
+    await settledMessages(f.inbox, 2);
+    await poll(f);
+    const limited = await lastRun(f);
+    assert.equal(limited.status, "failed");
+    assert.match(
+      limited.error ?? "",
+      /^The order file was not downloaded: This source has made 1 link download in the last hour, the limit \(LINK_DOWNLOADS_PER_SOURCE_PER_HOUR\)\. Try again in \d+ minutes?\. Then re-run this run\.$/,
+    );
+    assert.deepEqual(fetched, ["/broken.xlsx"], "the limited link was not fetched");
+    assert.equal((await settledMessages(vendor, 0)).length, 0);
+
+    // Raised (or an hour later): the re-run downloads and sends.
+    config.LINK_DOWNLOADS_PER_SOURCE_PER_HOUR = 5;
+    const rerun = await rerunImport(f.server.server.deps, limited.id);
+    // "held": its e-mail to the vendor is queued for the send job.
+    assert.equal(rerun.status, "held", rerun.error ?? "");
+    assert.deepEqual(fetched, ["/broken.xlsx", "/orders.csv"]);
+    await retrySends(f.server.server.deps);
+    const [sent] = await settledMessages(vendor, 1);
+    assert.equal(sent.subject, "Acme orders");
+  } finally {
     await f.close();
     await http.shutdown();
   }

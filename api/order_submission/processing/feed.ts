@@ -15,8 +15,16 @@ import {
   splitByVendor,
   SubmissionError,
 } from "../../../shared/submission/mod.ts";
+import { admitSendBeyondTransaction, quotaOf, refusalText } from "../../net/send_quota.ts";
 import { downloadLink } from "./link_download.ts";
-import { type OriginalEmail, planDue, recordIncoming, SEND_JOB } from "./outbox.ts";
+import {
+  failedVendorLine,
+  type OriginalEmail,
+  planDue,
+  recordFailedVendor,
+  recordIncoming,
+  SEND_JOB,
+} from "./outbox.ts";
 import {
   loadSubmissionSource,
   loadVendors,
@@ -81,7 +89,18 @@ async function orderFileOf(
     );
   }
   const problems: string[] = [];
+  const quota = quotaOf(deps.config, "linkDownload");
   for (const link of links.slice(0, 5)) {
+    // Counted beyond the run's transaction: a run that fails later still made the download.
+    const admission = await admitSendBeyondTransaction(deps.db, quota, String(source.id));
+    if (!admission.ok) {
+      throw new SubmissionError(
+        "download_limit",
+        `The order file was not downloaded: ${
+          refusalText("linkDownload", quota, admission, "This source has")
+        } Then re-run this run.`,
+      );
+    }
     try {
       const file = await downloadLink(link.url, {
         maxBytes: deps.config.MAX_SOURCE_FILE_BYTES,
@@ -125,7 +144,8 @@ export async function processOrderFile(
       from: email.from?.address ?? "",
       to: addresses(email.to),
       date: email.date ?? "",
-      body: email.text ?? (email.html ?? "").replace(/<[^>]*>/g, " "),
+      // `[^<>]`, not `[^>]`: linear even on "<<<<…" without a `>` (docs/limits.md "Patterns").
+      body: email.text ?? (email.html ?? "").replace(/<[^<>]*>/g, " "),
     };
     orderFile = await orderFileOf(deps, email, source, log);
   }
@@ -177,6 +197,10 @@ export async function processOrderFile(
         : `Vendor ${h.vendorName}: ${h.rows} row(s) held (vendor inactive).`,
     );
   }
+  // A vendor whose e-mail could not be built fails the run; its line is last, as the run's error.
+  const failed = plan.failed.filter((f) => mine(f.runIds));
+  for (const f of plan.failed) await recordFailedVendor(tx, f, file.runId);
+  log.push(...failed.map(failedVendorLine));
   const unmatchedRows = split.unmatched.reduce((n, u) => n + u.rowNumbers.length, 0);
   const heldRows = plan.held.filter((h) => mine(h.runIds)).reduce((n, h) => n + h.rows, 0);
   const waiting = plan.waiting.length > 0 &&
@@ -184,8 +208,9 @@ export async function processOrderFile(
   const sending = plan.planned.some((p) => mine(p.runIds)) ||
     ledger.some((e) => e.retried.length > 0);
   return {
-    status: waiting || sending ? "held" : "succeeded",
+    status: failed.length > 0 ? "failed" : waiting || sending ? "held" : "succeeded",
     counts: {
+      ...(failed.length > 0 ? { failedVendors: failed.length } : {}),
       rows: split.rowCount,
       vendors: split.groups.length,
       newRows: ledger.reduce((n, e) => n + e.added, 0),

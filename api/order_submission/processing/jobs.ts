@@ -6,7 +6,7 @@
 import type { Deps } from "../../deps.ts";
 import type { JobHandler, ScheduleSource } from "../../jobs/handlers.ts";
 import { syncSchedules } from "../../jobs/schedules.ts";
-import { noteOnRuns, planDue, SEND_JOB } from "./outbox.ts";
+import { noteOnRuns, planDue, recordFailedVendor, SEND_JOB } from "./outbox.ts";
 import { sendSubmission } from "./send.ts";
 import { activeSubmissionSourceIds } from "./vendors.ts";
 
@@ -32,6 +32,7 @@ export async function releaseDue(deps: Deps, now = new Date()): Promise<number> 
           }.`,
         ]);
       }
+      for (const f of plan.failed) await recordFailedVendor(tx, f);
       planned += plan.planned.length;
     });
   }

@@ -17,6 +17,7 @@ import {
   isVendorDue,
   type OrderRow,
   rowFingerprints,
+  SubmissionError,
   submissionMessageId,
   type VendorSplit,
 } from "../../../shared/submission/mod.ts";
@@ -185,12 +186,58 @@ export interface HeldRows {
   runIds: number[];
 }
 
+/**
+ * A due vendor whose e-mail could not be built (its stored item description regex cannot be
+ * used, its template no longer fits): its rows stay unsent in the ledger and go out on the next
+ * processing once the vendor is fixed; the other vendors are not held back.
+ */
+export interface FailedVendor {
+  vendorId: number;
+  vendorName: string;
+  rows: number;
+  /** Worded for staff: what is wrong and what to change. */
+  reason: string;
+  runIds: number[];
+}
+
 /** What {@link planDue} did. */
 export interface PlanResult {
   released: { day: string; reason: string; runIds: number[] }[];
   waiting: { day: string; emails: number; missing: number }[];
   planned: PlannedSubmission[];
   held: HeldRows[];
+  failed: FailedVendor[];
+}
+
+/** The log line of a vendor's failed part. */
+export function failedVendorLine(f: FailedVendor): string {
+  return `Vendor ${f.vendorName}: ${f.rows} row(s) not sent: ${f.reason}`;
+}
+
+/**
+ * Marks runs failed by a vendor's part: the line in their logs, `failedVendors` in their counts
+ * (which keeps them failed when the other vendors' e-mails are sent, see send.ts) and the reason
+ * as their error. The run being processed (`except`) gets these through its outcome instead.
+ */
+export async function recordFailedVendor(
+  tx: Db,
+  failure: FailedVendor,
+  except: number | null = null,
+): Promise<void> {
+  const line = failedVendorLine(failure);
+  // The hourly release meets the same failure again: said once per run, not every hour.
+  const already = await tx.query<{ id: number }>(
+    `select id from import_runs where id = any($1::bigint[]) and error = $2`,
+    [failure.runIds, line],
+  );
+  const runIds = failure.runIds.filter((id) => id !== except && !already.some((r) => r.id === id));
+  await noteOnRuns(tx, runIds, [line], { failedVendors: 1 });
+  for (const runId of runIds) {
+    await tx.query(`update import_runs set status = 'failed', error = $2 where id = $1`, [
+      runId,
+      line,
+    ]);
+  }
 }
 
 interface LedgerRow {
@@ -216,7 +263,7 @@ export async function planDue(
   sourceId: number,
   now: Date,
 ): Promise<PlanResult> {
-  const result: PlanResult = { released: [], waiting: [], planned: [], held: [] };
+  const result: PlanResult = { released: [], waiting: [], planned: [], held: [], failed: [] };
   const source = await loadSubmissionSource(tx, sourceId);
   if (!source) return result;
   const days = await tx.query<{ day: string; emails: number; completed: boolean }>(
@@ -325,16 +372,30 @@ export async function planDue(
       });
       continue;
     }
-    result.planned.push(
-      await planVendor(tx, {
-        sourceOrdersAreAllQuantityOne: source.ordersAreAllQuantityOne,
-        sourceId,
-        vendor,
-        rows: vendorRows,
+    try {
+      // A savepoint: a vendor whose e-mail cannot be built leaves nothing half-written.
+      result.planned.push(
+        await tx.transaction((inner) =>
+          planVendor(inner, {
+            sourceOrdersAreAllQuantityOne: source.ordersAreAllQuantityOne,
+            sourceId,
+            vendor,
+            rows: vendorRows,
+            runIds,
+            now,
+          })
+        ),
+      );
+    } catch (error) {
+      if (!(error instanceof SubmissionError)) throw error;
+      result.failed.push({
+        vendorId,
+        vendorName: name,
+        rows: vendorRows.length,
+        reason: error.message,
         runIds,
-        now,
-      }),
-    );
+      });
+    }
   }
   return result;
 }

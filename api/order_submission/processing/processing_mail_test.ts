@@ -6,10 +6,11 @@
  */
 import assert from "node:assert/strict";
 import { pollMailbox } from "../../ingest/mailbox_poll.ts";
-import { getRun, rerunImport } from "../../ingest/import_runs.ts";
+import { getRun, rerunImport, runImport } from "../../ingest/import_runs.ts";
 import { runDueJobs } from "../../jobs/runner.ts";
 import { readGrid, writeTable } from "../../../shared/files/mod.ts";
 import { sendMail } from "../../../tests/services/services.ts";
+import { cutCsv, cutZip } from "../../../shared/files/truncated_testing.ts";
 import { releaseDue } from "./jobs.ts";
 import { SEND_JOB } from "./outbox.ts";
 import {
@@ -208,6 +209,61 @@ Deno.test("an order e-mail becomes one e-mail per vendor, exactly once", async (
       { vendor: "Bolt Company", status: "sent", pos: ["PO-3"] },
       { vendor: "Slowpoke", status: "sent", pos: ["PO-4"] },
     ]);
+  } finally {
+    await f.close();
+  }
+});
+
+Deno.test("an order file cut off in transfer fails its run with the reason; no vendor is sent anything", async () => {
+  const f = await submissionFixture();
+  try {
+    const acme = await newMailbox("acmecut");
+    const sourceId = await insertSource(f.db, {
+      sourceName: "Customer orders",
+      emailSourceId: f.inboxSourceId,
+      fromEmail: CUSTOMER,
+      subjectValue: "order file",
+      containsNotExact: true,
+      fileType: "csv",
+      attachmentName: "orders",
+    });
+    await insertVendor(f.db, {
+      sourceId,
+      name: "Acme",
+      sendFrom: f.senderSourceId,
+      to: acme.address,
+      subject: "Orders for Acme",
+      body: "Please ship the attached orders.",
+    });
+    const headers = ["PO Number", "Vendor", "Item Description", "Qty", "Unit Price", "Ship To"];
+    const rows = Array.from({ length: 20 }, (_, i) => [
+      `PO-${i}`,
+      "Acme",
+      `Hammer\nsize ${i}`,
+      "2",
+      "10.5",
+      "Alice",
+    ]);
+    const cuts: [string, Uint8Array, RegExp][] = [
+      ["orders.csv", cutCsv(writeTable(headers, rows, "csv")), /^The file ends inside a quoted/],
+      ["orders.xlsx", cutZip(writeTable(headers, rows, "xlsx")), /^The workbook ends early/],
+    ];
+    for (const [fileName, bytes, reason] of cuts) {
+      const run = await runImport(f.server.server.deps, {
+        feed: "order-submission",
+        sourceId,
+        trigger: "cli",
+        fileName,
+        bytes,
+      });
+      assert.equal(run.status, "failed", fileName);
+      assert.match(run.error ?? "", reason);
+    }
+    const [planned] = await f.db.query<{ n: number }>(
+      "select (select count(*) from submission_rows)::int + (select count(*) from submissions)::int as n",
+    );
+    assert.equal(planned.n, 0, "nothing recorded or planned for a vendor");
+    assert.equal(await runDueJobs(f.server.server.deps, { kinds: [SEND_JOB], log: () => {} }), 0);
   } finally {
     await f.close();
   }

@@ -115,25 +115,31 @@ async function foundInSent(deps: Deps, account: MailAccount, messageId: string):
 /** Status of each run touched by a submission, from all of its rows' submissions. */
 async function refreshRunStatus(tx: Db, runIds: number[]): Promise<void> {
   for (const runId of runIds) {
-    const [state] = await tx.query<{ failed: string | null; open: boolean; waiting: boolean }>(
+    const [state] = await tx.query<{
+      failed: string | null;
+      vendorFailed: string | null;
+      open: boolean;
+      waiting: boolean;
+    }>(
       `select (select s.last_error from submission_rows r join submissions s on s.id = r.submission_id
                 where r.import_run_id = $1 and s.status in ('failed', 'uncertain')
                 order by s.id limit 1) as failed,
+              (select error from import_runs where id = $1
+                and coalesce((counts->>'failedVendors')::int, 0) > 0) as "vendorFailed",
               exists (select 1 from submission_rows r join submissions s on s.id = r.submission_id
                 where r.import_run_id = $1 and s.status in ('pending', 'sending')) as open,
               exists (select 1 from submission_inbound i where i.import_run_id = $1
                 and i.status = 'waiting') as waiting`,
       [runId],
     );
-    const status = state.failed !== null
-      ? "failed"
-      : state.open || state.waiting
-      ? "held"
-      : "succeeded";
+    // A vendor whose e-mail could not be built (outbox.ts `recordFailedVendor`) keeps the run
+    // failed while the other vendors' e-mails go out.
+    const error = state.failed ?? state.vendorFailed;
+    const status = error !== null ? "failed" : state.open || state.waiting ? "held" : "succeeded";
     await tx.query(
       `update import_runs set status = $2, error = $3, finished_at = now()
         where id = $1 and status <> 'queued'`,
-      [runId, status, state.failed],
+      [runId, status, error],
     );
   }
 }

@@ -1,10 +1,12 @@
 /**
- * The daily job that soft-deletes orders no file has listed for the source's deleteAfterDays;
+ * The daily job that soft-deletes orders no file has listed for the source's deleteAfterDays
+ * (and prunes the home stats' old counts);
  * the order tracking feature (`../feature.ts`) hands it and its schedule to the job runner.
  */
 import type { Db } from "../../db/client.ts";
 import type { JobHandler, ScheduleSource } from "../../jobs/handlers.ts";
 import { syncSchedules } from "../../jobs/schedules.ts";
+import { forgetSeekPoints } from "../page_seek.ts";
 
 /** Orders deleted for one source by one run of the job. */
 export interface StaleDeletion {
@@ -25,6 +27,7 @@ export interface StaleDeletion {
  * ```
  */
 export async function deleteStaleOrders(db: Db, now: Date): Promise<StaleDeletion[]> {
+  forgetSeekPoints(); // the list's deep pages may move (page_seek.ts)
   return await db.query<StaleDeletion>(
     `with stale as (
        update orders o
@@ -42,13 +45,34 @@ export async function deleteStaleOrders(db: Db, now: Date): Promise<StaleDeletio
   );
 }
 
+/**
+ * Drops the maintained home-stats counts (migration 0016) that no window ending now or later can
+ * read: moments and hours more than two days old, and keys whose counts came back to zero. An
+ * order changed later still subtracts from its old moment (a row that then starts again below
+ * zero), which no such window reads either.
+ */
+export async function pruneOrderChangeCounts(db: Db, now: Date): Promise<void> {
+  await db.query(
+    `delete from order_change_moments
+      where at < $1::timestamptz - interval '2 days' or (updated = 0 and deleted = 0)`,
+    [now.toISOString()],
+  );
+  await db.query(
+    `delete from order_change_hours
+      where hour < $1::timestamptz - interval '2 days' or (updated = 0 and deleted = 0)`,
+    [now.toISOString()],
+  );
+}
+
 /** The job kind of the daily deletion. */
 export const DELETE_STALE_ORDERS_JOB = "order-tracking-delete-stale";
 
 /** The daily deletion job. */
 export const deleteStaleOrdersJob: JobHandler = {
   async run(deps) {
-    await deleteStaleOrders(deps.db, new Date());
+    const now = new Date();
+    await deleteStaleOrders(deps.db, now);
+    await pruneOrderChangeCounts(deps.db, now);
   },
 };
 

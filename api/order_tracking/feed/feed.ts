@@ -10,7 +10,11 @@ import {
   type ImportFile,
   type ImportOutcome,
   type MailRule,
+  type PreparedImport,
+  type RowError,
 } from "../../ingest/feeds.ts";
+import type { Deps } from "../../deps.ts";
+import { readTableOffThread } from "../../ingest/file_work.ts";
 import { FEED_LIMITS, readTable } from "../../../shared/files/mod.ts";
 import {
   ORDER_FIELDS,
@@ -20,8 +24,8 @@ import {
 import { mapColumns } from "./mapping.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 import { ANALYZE_ORDERS_JOB, needsAnalyze } from "./statistics_job.ts";
-import { readRecords } from "./rows.ts";
-import { upsertOrders } from "./upsert.ts";
+import { type OrderRecord, readRecords } from "./rows.ts";
+import { type UpsertCounts, upsertOrders } from "./upsert.ts";
 
 /** The active sources reading mailbox `emailSourceId`. */
 export async function orderTrackingMailRules(db: Db, emailSourceId: number): Promise<MailRule[]> {
@@ -67,13 +71,23 @@ async function loadSource(db: Db, sourceId: number): Promise<ImportSource | null
   };
 }
 
+/** An order file read and turned into records, before anything is written. */
+interface ReadOrderFile {
+  rows: number;
+  records: OrderRecord[];
+  fields: OrderField[];
+  rowErrors: RowError[];
+  log: string[];
+  skipped: number;
+  duplicates: number;
+}
+
 /**
- * Imports one order file for `file.sourceId` inside `tx`. A file that cannot be read at all, or
- * has no unique column, throws (the run fails and nothing is written); bad rows become row
- * errors and the other rows are imported.
+ * Reads one order file for `file.sourceId` (in the file workers when `deps` has them). A file
+ * that cannot be read at all, or has no unique column, throws; bad rows become row errors.
  */
-export async function importOrderFile(tx: Db, file: ImportFile): Promise<ImportOutcome> {
-  const source = await loadSource(tx, file.sourceId);
+async function readOrderFile(db: Db, deps: Deps | null, file: ImportFile): Promise<ReadOrderFile> {
+  const source = await loadSource(db, file.sourceId);
   if (!source) throw new Error(`Order tracking source ${file.sourceId} does not exist.`);
   const uniqueField = uniqueColumnField(source.uniqueColumn);
   if (!uniqueField) {
@@ -81,7 +95,11 @@ export async function importOrderFile(tx: Db, file: ImportFile): Promise<ImportO
       `The unique column "${source.uniqueColumn}" of the source is not an order field.`,
     );
   }
-  const table = await readTable(file.bytes, { name: file.fileName, limits: FEED_LIMITS });
+  const options = { name: file.fileName, limits: FEED_LIMITS };
+  // The run's bytes are a copy made for this import: they move to the worker.
+  const table = deps
+    ? await readTableOffThread(deps, file.bytes, options, true)
+    : await readTable(file.bytes, options);
   const log = [
     `Read "${file.fileName}"${
       table.sheet ? ` (sheet "${table.sheet}")` : ""
@@ -96,33 +114,93 @@ export async function importOrderFile(tx: Db, file: ImportFile): Promise<ImportO
   log.push(...mapping.log);
   if (mapping.fatal) throw new Error(mapping.fatal);
   const result = readRecords(table, mapping.columns, uniqueField, source.secondaryDelimiter);
-  const fields = Object.keys(mapping.columns) as OrderField[];
-  const counts = await upsertOrders(tx, file.sourceId, result.records, fields, file.receivedAt);
+  return {
+    rows: table.rows.length,
+    records: result.records,
+    fields: Object.keys(mapping.columns) as OrderField[],
+    rowErrors: [...table.errors, ...result.errors].sort((a, b) => a.row - b.row),
+    log,
+    skipped: result.skipped,
+    duplicates: result.duplicates,
+  };
+}
+
+/** The run's outcome from what was read and what the writes counted. */
+async function finishImport(
+  tx: Db,
+  read: ReadOrderFile,
+  counts: UpsertCounts,
+): Promise<ImportOutcome> {
   await refreshStatistics(tx, counts.inserted + counts.updated + counts.restored);
-  const rowErrors = [...table.errors, ...result.errors].sort((a, b) => a.row - b.row);
+  const log = [...read.log];
   log.push(
     `Orders: ${counts.inserted} new, ${counts.updated} updated, ${counts.restored} restored, ` +
-      `${counts.unchanged} unchanged; ${result.skipped} rows skipped, ` +
-      `${result.duplicates} rows repeated an earlier key.`,
+      `${counts.unchanged} unchanged; ${read.skipped} rows skipped, ` +
+      `${read.duplicates} rows repeated an earlier key.`,
   );
   if (counts.stillDeleted) {
     log.push(
       `${counts.stillDeleted} orders were deleted after this file arrived and stay deleted.`,
     );
   }
-  const failed = table.rows.length > 0 && result.records.length === 0;
+  const failed = read.rows > 0 && read.records.length === 0;
   if (failed) log.push("No row of the file could be imported.");
   return {
     status: failed ? "failed" : "succeeded",
     counts: {
-      rows: table.rows.length,
+      rows: read.rows,
       ...counts,
-      skipped: result.skipped,
-      duplicates: result.duplicates,
-      rowErrors: rowErrors.length,
+      skipped: read.skipped,
+      duplicates: read.duplicates,
+      rowErrors: read.rowErrors.length,
     },
-    rowErrors,
+    rowErrors: read.rowErrors,
     log,
+  };
+}
+
+/**
+ * Imports one order file for `file.sourceId` inside `tx`, in one transaction (the CLI and tests;
+ * the server's runs use `prepareOrderImport`). A file that cannot be read at all, or has no
+ * unique column, throws (the run fails and nothing is written); bad rows become row errors and
+ * the other rows are imported.
+ */
+export async function importOrderFile(tx: Db, file: ImportFile): Promise<ImportOutcome> {
+  const read = await readOrderFile(tx, null, file);
+  const counts = await upsertOrders(tx, file.sourceId, read.records, read.fields, file.receivedAt);
+  return await finishImport(tx, read, counts);
+}
+
+const NO_COUNTS: UpsertCounts = {
+  inserted: 0,
+  updated: 0,
+  restored: 0,
+  unchanged: 0,
+  stillDeleted: 0,
+};
+
+/**
+ * The batched import (docs/architecture.md, "Batched imports"): the file is read in the file
+ * workers, outside any transaction, and its records are written IMPORT_BATCH_ROWS at a time,
+ * each batch in a transaction of its own, so other users' statements run between them. Records
+ * have distinct keys, so batches in file order give each order what one transaction gave it.
+ */
+export async function prepareOrderImport(
+  db: Db,
+  deps: Deps,
+  file: ImportFile,
+): Promise<PreparedImport> {
+  const read = await readOrderFile(db, deps, file);
+  const size = deps.config.IMPORT_BATCH_ROWS;
+  return {
+    batches: Math.ceil(read.records.length / size),
+    async apply(tx, index) {
+      const batch = read.records.slice(index * size, (index + 1) * size);
+      return { ...await upsertOrders(tx, file.sourceId, batch, read.fields, file.receivedAt) };
+    },
+    async finish(tx, counts) {
+      return await finishImport(tx, read, { ...NO_COUNTS, ...counts } as UpsertCounts);
+    },
   };
 }
 
@@ -150,4 +228,5 @@ export const orderTrackingFeed = {
     return rows.map((r) => `order tracking source "${r.sourceName}"`);
   },
   process: (tx, _deps, file) => importOrderFile(tx, file),
+  prepare: prepareOrderImport,
 } satisfies Feed;

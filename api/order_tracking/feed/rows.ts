@@ -3,6 +3,7 @@
  * numbers split, one record per unique key, row errors for what could not be read.
  */
 import {
+  looksLikeDate,
   NOT_AVAILABLE_TOKENS,
   parseDate,
   parseNumber,
@@ -37,8 +38,25 @@ export interface RecordsResult {
   errors: RowError[];
   /** Rows whose unique key had already appeared: merged into the earlier record. */
   duplicates: number;
-  /** Rows skipped for a missing unique value. */
+  /** Rows not imported: a missing unique value, or a date that cannot exist. */
   skipped: number;
+}
+
+/** Years an order date may have; outside them a date is a typo, not an order's date. */
+export const DATE_YEARS = { min: 1900, max: 2200 } as const;
+
+/**
+ * Whether a date cell holds a date that cannot exist: written as a date, but its day is not in
+ * its month (2/30/2024), its month is not 1–12, or its year is outside {@link DATE_YEARS}.
+ * Read as "no date" the row would be stored without it (a new order with an empty date), so
+ * the row is not imported; text that is no date at all ("soon") only leaves the field as it was.
+ */
+function impossibleDate(cell: string, parsed: ReturnType<typeof parseDate>): boolean {
+  if (parsed.ok) {
+    const year = Number(parsed.value.slice(0, 4));
+    return year < DATE_YEARS.min || year > DATE_YEARS.max;
+  }
+  return parsed.reason === "invalid" && looksLikeDate(cell);
 }
 
 /**
@@ -82,8 +100,9 @@ function keyText(value: string | number | null): string | null {
 }
 
 /**
- * Reads every data row of `table` through `columns`. A row without a unique value is skipped
- * with a row error; an unreadable date or number is a row error and leaves that field as stored.
+ * Reads every data row of `table` through `columns`. A row without a unique value, or with a
+ * date that cannot exist (see impossibleDate), is skipped with a row error; other unreadable
+ * dates and numbers are row errors and leave that field as stored.
  * When a key repeats, the later row's fields win and the tracking numbers are combined.
  */
 export function readRecords(
@@ -108,6 +127,7 @@ export function readRecords(
     const record: OrderRecord = { row, uniqueKey: "", values: {}, keep: [] };
     const values = record.values as Record<string, string | number | null>;
     let uniqueValue: string | number | null = null;
+    let impossible = false;
     for (let c = 0; c < entries.length; c++) {
       const [field, index] = entries[c];
       const cell = cells[index] ?? "";
@@ -120,9 +140,19 @@ export function readRecords(
       if (kind === 0) {
         value = cell.trim() || null;
       } else {
-        const parsed = kind === 1
-          ? parseDate(cell, table.date1904)
-          : parseNumber(cell, numberOptions);
+        const date = kind === 1 ? parseDate(cell, table.date1904) : null;
+        const parsed = date ?? parseNumber(cell, numberOptions);
+        if (date && impossibleDate(cell, date)) {
+          errors.push({
+            row,
+            column: label(index),
+            message: `"${cell.trim()}" is not a date that exists (the day must be in its month, ` +
+              `the month 1–12, the year ${DATE_YEARS.min}–${DATE_YEARS.max}); the row was not ` +
+              "imported.",
+          });
+          impossible = true;
+          break;
+        }
         if (parsed.ok) value = parsed.value;
         else if (parsed.reason === "invalid") {
           record.keep.push(field);
@@ -139,6 +169,10 @@ export function readRecords(
       }
       values[field] = value;
       if (field === uniqueField) uniqueValue = value;
+    }
+    if (impossible) {
+      skipped++;
+      continue;
     }
     const key = keyText(uniqueValue);
     if (key === null) {

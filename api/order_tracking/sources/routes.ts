@@ -8,11 +8,20 @@ import { requireFlag } from "../../auth/guards.ts";
 import type { AppEnv } from "../../deps.ts";
 import { badRequest, notFound } from "../../http/errors.ts";
 import { allowBody, FILE_BODY_LIMIT } from "../../http/body_limit.ts";
+import { createWithinBound } from "../../db/row_bound.ts";
 import { readUploadForm } from "../../http/multipart.ts";
 import { body, idParam } from "../../http/validate.ts";
 import { runImport } from "../../ingest/import_runs.ts";
 import { UPLOAD_LIMITS } from "../../../shared/files/limits.ts";
 import { deleteSource, findSource, listSources, saveSource } from "./queries.ts";
+
+/** Order tracking sources not deleted count against MAX_SOURCES_PER_AREA (docs/limits.md). */
+const TRACKING_SOURCE_BOUND = {
+  table: "order_tracking_sources",
+  counts: "not deleted_status",
+  noun: "order tracking sources",
+  variable: "MAX_SOURCES_PER_AREA",
+};
 
 export const orderTrackingSourceRoutes = new Hono<AppEnv>()
   .get("/active", requireFlag("orderUser"), async (c) => c.json(await listSources(c.var.deps.db)))
@@ -23,7 +32,12 @@ export const orderTrackingSourceRoutes = new Hono<AppEnv>()
     return c.json(source);
   })
   .post("/save", requireFlag("orderUser"), body("json", sourceSaveRequest), async (c) => {
-    return c.json(await saveSource(c.var.deps.db, c.req.valid("json")));
+    const { db, config } = c.var.deps;
+    const input = c.req.valid("json");
+    const bound = (input.id ?? 0) === 0
+      ? { ...TRACKING_SOURCE_BOUND, limit: config.MAX_SOURCES_PER_AREA }
+      : null;
+    return c.json(await createWithinBound(db, bound, (tx) => saveSource(tx, input)));
   })
   // Beyond the contract (issue 15): a file imported as if it had been mailed (the same feed and
   // run engine), for `cli orders import` and CI sample-file imports. Answers the finished run.

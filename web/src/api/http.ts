@@ -109,3 +109,47 @@ export async function apiFetch(input: RequestInfo | URL, init?: RequestInit): Pr
   }
   return fetch(spare, withDefaults(init));
 }
+
+/** How much of an upload has been sent. */
+export type UploadProgress = (sent: number, total: number) => void;
+
+/** One multipart POST through XMLHttpRequest, the one browser API that reports upload progress. */
+function xhrPost(url: string, body: FormData, onProgress: UploadProgress): Promise<Response> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open("POST", url);
+    xhr.withCredentials = true;
+    xhr.setRequestHeader("Accept", "application/json");
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable) onProgress(event.loaded, event.total);
+    };
+    xhr.onload = () =>
+      resolve(
+        new Response(xhr.status === 204 ? null : xhr.responseText, {
+          status: xhr.status,
+          headers: { "Content-Type": xhr.getResponseHeader("Content-Type") ?? "text/plain" },
+        }),
+      );
+    xhr.onerror = () => reject(new TypeError("Failed to fetch"));
+    xhr.onabort = () => reject(new DOMException("The upload was aborted.", "AbortError"));
+    xhr.send(body);
+  });
+}
+
+/**
+ * A multipart POST that reports its upload progress, with apiFetch's session rules (a 401
+ * refreshes once and repeats the upload; a failed refresh ends the session).
+ */
+export async function apiUpload(
+  url: string,
+  body: FormData,
+  onProgress: UploadProgress,
+): Promise<Response> {
+  const response = await xhrPost(url, body, onProgress);
+  if (response.status !== 401) return response;
+  if (!(await sharedRefresh())) {
+    expireSession();
+    return response;
+  }
+  return xhrPost(url, body, onProgress);
+}

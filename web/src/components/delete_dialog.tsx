@@ -8,7 +8,7 @@ interface Props {
   onCancel(): void;
   /** Sends the delete; resolves true when it worked (the dialog then closes). */
   onConfirm(): Promise<boolean>;
-  /** Why the last delete failed, shown in the dialog (the user list shows it; sources only log). */
+  /** Why the last delete failed, shown in the dialog (the server's reason when it gave one). */
   failure?: string | null;
 }
 

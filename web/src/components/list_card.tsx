@@ -1,4 +1,4 @@
-import { Card, Flex, Heading, Switch, Text } from "@radix-ui/themes";
+import { Card, Flex, Heading } from "@radix-ui/themes";
 import type { ReactNode } from "react";
 
 /**
@@ -25,20 +25,5 @@ export function ListCard(
         {children}
       </section>
     </Card>
-  );
-}
-
-/**
- * A card's "Active" switch that selects the row on the page only (the cards' twin of the table's
- * Active checkbox, see useSelection).
- */
-export function SelectionSwitch({ checked, onToggle }: { checked: boolean; onToggle(): void }) {
-  return (
-    <Text as="label" size="2">
-      <Flex gap="2" align="center">
-        <Switch checked={checked} onCheckedChange={onToggle} />
-        Active
-      </Flex>
-    </Text>
   );
 }

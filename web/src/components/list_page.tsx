@@ -1,6 +1,7 @@
 import { Button, Container, Flex, Heading, Text } from "@radix-ui/themes";
 import { type ReactNode, useState } from "react";
 import { Link } from "wouter";
+import { messageOr } from "../api/call.ts";
 import { DeleteDialog } from "./delete_dialog.tsx";
 import { ListViewToggle, useListView } from "./list_view.tsx";
 import { Loading } from "./loading.tsx";
@@ -18,8 +19,19 @@ export interface ListDeletion<T> {
   nameOf(row: T): string;
   /** Sends the delete and updates the rows; throws when it failed (the dialog stays open). */
   remove(row: T): Promise<void>;
-  /** The text shown in the dialog for a failed delete; none by default (the page logs it). */
+  /**
+   * The text shown in the dialog for a failed delete; by default the server's reason (a source
+   * still in use answers 409 with it), else {@link DELETE_FAILED}.
+   */
   failureText?(error: unknown): string | null;
+}
+
+/** A failed delete whose answer gave no reason (a network failure). */
+export const DELETE_FAILED = "The delete did not go through. Please try again.";
+
+/** A failed delete's text: the server's reason, else {@link DELETE_FAILED}. */
+export function deleteFailureText(error: unknown): string {
+  return messageOr(error, DELETE_FAILED);
 }
 
 interface Props<T> {
@@ -71,7 +83,7 @@ export function ListPage<T>(props: Props<T>) {
       await deletion.remove(toDelete);
       return true;
     } catch (error) {
-      setFailure(deletion.failureText?.(error) ?? null);
+      setFailure(deletion.failureText ? deletion.failureText(error) : deleteFailureText(error));
       return false;
     }
   };

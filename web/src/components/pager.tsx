@@ -16,14 +16,30 @@ interface Props {
    * `pageCount` pages, so the text says "more than", Next stays enabled and Last is disabled.
    */
   capped?: boolean;
+  /**
+   * The deepest page the server serves (the order list's result window): never offered, even
+   * when more rows were counted; Next is disabled there and says why.
+   */
+  lastPage?: number;
 }
 
 /** "Rows per page", First, Previous, "Page X of Y" (or "of more than Y"), Next, Last. */
 export function Pager(
-  { pageIndex, pageCount, pageSize, pageSizes, onPage, onPageSize, capped = false }: Props,
+  {
+    pageIndex,
+    pageCount,
+    pageSize,
+    pageSizes,
+    onPage,
+    onPageSize,
+    capped = false,
+    lastPage = Infinity,
+  }: Props,
 ) {
   const sizeId = useId();
-  const atEnd = !capped && pageIndex >= pageCount;
+  const atWindowEnd = pageIndex >= lastPage;
+  const atEnd = (!capped && pageIndex >= pageCount) || atWindowEnd;
+  const last = Math.min(pageCount, lastPage);
   return (
     <Flex gap="3" align="center" justify="between" wrap="wrap" mt="3">
       <Flex gap="2" align="center">
@@ -43,16 +59,23 @@ export function Pager(
           Previous
         </Button>
         <Text size="2" aria-live="polite">{pageText(pageIndex, pageCount, capped)}</Text>
-        <Button variant="soft" disabled={atEnd} onClick={() => onPage(pageIndex + 1)}>
+        <Button
+          variant="soft"
+          disabled={atEnd}
+          title={atWindowEnd && (capped || pageIndex < pageCount)
+            ? "Only the first pages can be shown: narrow the search to see more"
+            : undefined}
+          onClick={() => onPage(pageIndex + 1)}
+        >
           Next
         </Button>
         <Button
           variant="soft"
-          disabled={capped || pageIndex >= pageCount}
+          disabled={capped || pageIndex >= last}
           title={capped
             ? "More rows than were counted: narrow the search, or reverse the sort to see the end"
             : undefined}
-          onClick={() => onPage(pageCount)}
+          onClick={() => onPage(last)}
         >
           Last
         </Button>

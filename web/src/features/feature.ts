@@ -25,11 +25,25 @@ export interface HubCardEntry {
   visible(permissions: Permissions): boolean;
 }
 
+/**
+ * Who may use an area's page beyond being logged in (part 2 section 6). Others see the page's
+ * "not part of your account" text instead of an empty list.
+ */
+export interface AreaAccess {
+  allowed(permissions: Permissions): boolean;
+  /** The area in words, as "Your account does not include …" ends: "inventory sources". */
+  area: string;
+  /** The user flags that open it, as the user edit page labels them ("Inventory User"). */
+  flags: string;
+}
+
 /** One page of an area. Pages are lazy, so each is its own chunk. */
 export interface FeatureRoute {
   path: string;
   Page: LazyExoticComponent<ComponentType>;
   guard: Guard;
+  /** Needed beyond the guard; without it the page says so in words. */
+  access?: AreaAccess;
   /** Shown in the navigation bar, linking to `path`. */
   nav?: NavEntry;
   /** Shown as a card of the sources hub, linking to `path`. */

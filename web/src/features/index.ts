@@ -5,6 +5,7 @@
  */
 import type { Permissions } from "../state/session.ts";
 import { accounts } from "./accounts/routes.ts";
+import { activity } from "./activity/routes.ts";
 import { auth } from "./auth/routes.ts";
 import { emailSources } from "./email_sources/routes.ts";
 import type { Feature, FeatureRoute, HubCard, NavItem } from "./feature.ts";
@@ -28,6 +29,7 @@ export const FEATURES: readonly Feature[] = [
   inventory,
   orderSubmission,
   notifications,
+  activity,
 ];
 
 const ALL_ROUTES: readonly FeatureRoute[] = FEATURES.flatMap((feature) => feature.routes);

@@ -144,8 +144,10 @@ export function AccessTokensCard() {
           <CreateTokenDialog onCreated={() => setReload((n) => n + 1)} />
         </Flex>
         {tokens && tokens.length === 0 && (
-          <Text size="2" color="gray">
-            No access tokens. The command-line tool creates one with `cli login`.
+          <Text as="p" size="2" color="gray">
+            No access tokens. An access token lets a program act as you without your password: the
+            command-line tool gets one when you sign in there (its "login" command), or create one
+            here with Create token and paste it into the program.
           </Text>
         )}
         {tokens && tokens.length > 0 && (

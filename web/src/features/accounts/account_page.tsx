@@ -25,6 +25,7 @@ import { AccessTokensCard } from "./access_tokens_card.tsx";
 import { ChangePasswordDialog } from "./change_password_dialog.tsx";
 import { ChangeUsernameDialog } from "./change_username_dialog.tsx";
 import { ColumnsDialog } from "./columns_dialog.tsx";
+import { ConfigWarnings } from "./config_warnings.tsx";
 
 type Profile = Pick<UserInfo, "email" | "firstName" | "lastName">;
 
@@ -162,6 +163,7 @@ export default function AccountPage() {
   return (
     <Container size="3" p="4">
       <Heading as="h1" mb="1">Account Settings</Heading>
+      <ConfigWarnings />
       <Heading as="h2" size="4" color="gray" weight="regular" mb="4">User Information</Heading>
       <Grid columns={{ initial: "1", sm: "2" }} gap="3" mb="4">
         <ReadOnlyCard label="User Id" value={String(info.userId)} />

@@ -1,6 +1,7 @@
 /** Calls of the /api/accounts contract (spec part 1, section 7). */
 import type {
   AccessToken,
+  ConfigWarnings,
   CreatedAccessToken,
   OrderTrackingSettings,
   UserAccount,
@@ -118,4 +119,9 @@ export function createAccessToken(name: string): Promise<CreatedAccessToken> {
 /** DELETE /api/accounts/tokens/{id} */
 export async function revokeAccessToken(id: number): Promise<void> {
   await call(accounts.tokens[":id"].$delete({ param: { id: String(id) } }));
+}
+
+/** GET /api/accounts/config-warnings (Admin): what the server's configuration leaves out. */
+export function fetchConfigWarnings(signal?: AbortSignal): Promise<ConfigWarnings> {
+  return call(accounts["config-warnings"].$get(undefined, { init: { signal } }));
 }

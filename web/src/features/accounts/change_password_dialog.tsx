@@ -13,16 +13,22 @@ interface Props {
 
 const EMPTY = { current: "", next: "", confirm: "" };
 
+/** Said under Confirm Password when the two differ (besides the red labels of the spec). */
+export const PASSWORD_MISMATCH = "Passwords do not match";
+
 function PasswordField(
-  { label, value, onChange, invalid, autoComplete }: {
+  { label, value, onChange, invalid, autoComplete, message }: {
     label: string;
     value: string;
     onChange: (value: string) => void;
     invalid?: boolean;
     autoComplete: string;
+    /** Why the value is refused, under the field. */
+    message?: string;
   },
 ) {
   const id = useId();
+  const messageId = `${id}-message`;
   return (
     <Flex direction="column" gap="1">
       <Text as="label" htmlFor={id} size="2" weight="medium" color={invalid ? "red" : undefined}>
@@ -34,15 +40,18 @@ function PasswordField(
         autoComplete={autoComplete}
         value={value}
         aria-invalid={invalid ? true : undefined}
+        aria-describedby={message ? messageId : undefined}
         onChange={(event) => onChange(event.target.value)}
       />
+      {message && <Text id={messageId} size="1" color="red" role="alert">{message}</Text>}
     </Flex>
   );
 }
 
 /**
  * "Change Password" button and its 425 px dialog. When New and Confirm differ, both labels turn
- * red and nothing is sent; no other rule applies in the browser (spec part 1, section 5).
+ * red (spec part 1, section 5), "Passwords do not match" says why in words (issue 24: colour
+ * alone is missed), and nothing is sent; no other rule applies in the browser.
  */
 export function ChangePasswordDialog({ userId, username, onChanged }: Props) {
   const [open, setOpen] = useState(false);
@@ -120,6 +129,7 @@ export function ChangePasswordDialog({ userId, username, onChanged }: Props) {
               value={values.confirm}
               onChange={set("confirm")}
               invalid={mismatch}
+              message={mismatch ? PASSWORD_MISMATCH : undefined}
             />
           </Flex>
           <Flex justify="end" gap="3" mt="4">

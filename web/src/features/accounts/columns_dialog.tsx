@@ -5,6 +5,7 @@ import {
   ORDER_TRACKING_COLUMNS,
   type OrderTrackingColumn,
 } from "../../../../shared/contract/order_columns.ts";
+import { ORDER_LABELS } from "../../../../shared/contract/order_tracking.ts";
 import { ErrorAlert } from "../../components/error_alert.tsx";
 
 interface Props {
@@ -16,8 +17,8 @@ interface Props {
 }
 
 /**
- * "Select Columns" button and its 900 px dialog: one switch per order tracking column, in three
- * columns. The record keys id and userOrderTrackingViewSettingsId are not columns and get none.
+ * "Select Columns" button and its 900 px dialog: one switch per order tracking column, labelled
+ * with the order list's column title, in three columns (one or two on a phone). The record keys id and userOrderTrackingViewSettingsId are not columns and get none.
  */
 export function ColumnsDialog({ columns, onToggle, onSave }: Props) {
   const [open, setOpen] = useState(false);
@@ -58,7 +59,7 @@ export function ColumnsDialog({ columns, onToggle, onSave }: Props) {
             <ErrorAlert>{failure}</ErrorAlert>
           </Box>
         )}
-        <Grid columns="3" gap="3" data-testid="column-switches">
+        <Grid columns={{ initial: "1", xs: "2", sm: "3" }} gap="3" data-testid="column-switches">
           {ORDER_TRACKING_COLUMNS.map((column) => (
             <Text as="label" size="2" key={column}>
               <Flex gap="2" align="center">
@@ -66,7 +67,7 @@ export function ColumnsDialog({ columns, onToggle, onSave }: Props) {
                   checked={columns[column]}
                   onCheckedChange={(on) => onToggle(column, on)}
                 />
-                {column}
+                {ORDER_LABELS[column]}
               </Flex>
             </Text>
           ))}

@@ -1,5 +1,12 @@
 import { lazy } from "react";
-import type { Feature } from "../feature.ts";
+import type { AreaAccess, Feature } from "../feature.ts";
+
+/** Who may use the e-mail source pages (part 2 section 6). */
+const EMAIL_ACCESS: AreaAccess = {
+  allowed: (p) => p.anySourceUser,
+  area: "e-mail sources",
+  flags: "Inventory User, Order User or Submission User",
+};
 
 /** Mailboxes: list, edit, test e-mail, "Check now". */
 export const emailSources: Feature = {
@@ -8,6 +15,7 @@ export const emailSources: Feature = {
     {
       path: "/email-sources",
       guard: "user",
+      access: EMAIL_ACCESS,
       Page: lazy(() => import("./source_list_page.tsx")),
       hubCard: {
         title: "Email Sources",
@@ -19,6 +27,7 @@ export const emailSources: Feature = {
     {
       path: "/email-sources/edit/:sourceId",
       guard: "user",
+      access: EMAIL_ACCESS,
       Page: lazy(() => import("./source_edit_page.tsx")),
     },
   ],

@@ -9,9 +9,12 @@ import {
   NEW_EMAIL_SOURCE_FORM,
 } from "../../../../shared/contract/email_sources.ts";
 import { type EmailSource, fetchEmailSource, saveEmailSource } from "./api.ts";
+import { watchText } from "./watch_text.ts";
+import { longDateTime } from "../../components/format_date.ts";
 import { ApiError } from "../../api/call.ts";
 import { ErrorAlert } from "../../components/error_alert.tsx";
 import { Loading } from "../../components/loading.tsx";
+import { useCreatedRoute } from "../../components/use_created_route.ts";
 import { useResource } from "../../components/use_resource.ts";
 import { TextField } from "../../components/text_field.tsx";
 import { FormSection } from "../../components/form_section.tsx";
@@ -86,12 +89,17 @@ export default function EmailSourceEditPage() {
   const isMsal = watch("isMsal");
 
   const [openedId] = useState(sourceId);
+  const [watching, setWatching] = useState<string | null>(null);
+  const { showCreated } = useCreatedRoute(params.sourceId, (id) => `/email-sources/edit/${id}`);
   const { loading } = useResource(
     openedId === 0 ? null : ["email-source", openedId],
     async (signal) => {
       try {
         const source = await fetchEmailSource(openedId, signal);
         reset(formOf(source));
+        const how = watchText(source);
+        const last = source.watch?.lastCheckAt;
+        setWatching(how && `${how}, last check ${last ? longDateTime(last) : "never"}`);
       } catch (error) {
         // Load failures are only logged (spec part 2, section 8).
         if (!signal.aborted) console.error("Error fetching email source", error);
@@ -119,6 +127,7 @@ export default function EmailSourceEditPage() {
       }
       if (saved?.id) {
         setSourceId(saved.id);
+        showCreated(saved.id);
         reset(formOf(saved));
       }
     });
@@ -134,6 +143,7 @@ export default function EmailSourceEditPage() {
     <Container size="3" p="4">
       <Flex mb="3">{backButton}</Flex>
       <Heading as="h1" mb="4">{creating ? "Create Email Source" : "Edit Email Source"}</Heading>
+      {!creating && watching && <Text as="p" size="2" mb="3">{watching}</Text>}
       {loading
         ? <Loading label="Loading email source" />
         : (

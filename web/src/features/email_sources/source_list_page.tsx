@@ -26,6 +26,7 @@ import { ListPage } from "../../components/list_page.tsx";
 import { useResource } from "../../components/use_resource.ts";
 import { removeListedRow } from "../../components/remove_listed_row.ts";
 import { SendTestEmailDialog } from "./send_test_email_dialog.tsx";
+import { watchText } from "./watch_text.ts";
 
 export const NO_SOURCES_CARDS = "No email sources found.";
 export const NO_SOURCES_TABLE = "No results.";
@@ -42,10 +43,12 @@ interface Actions {
 
 const yesNo = (on: boolean) => (on ? "Yes" : "No");
 
-/** What a user sees of the mailbox's polling: last success, or the last error. */
+/** What a user sees of the mailbox's watching: listening or polling, last success, last error. */
 function PollStatus({ source }: { source: EmailSource }) {
+  const watching = watchText(source);
   return (
     <Flex direction="column" gap="1">
+      {watching && <Text size="1">{watching}</Text>}
       <Text size="1" color="gray">
         Last checked:{" "}
         {source.lastSuccessfulPoll ? longDateTime(source.lastSuccessfulPoll) : "Never"}

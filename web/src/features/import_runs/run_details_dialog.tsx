@@ -1,3 +1,4 @@
+import { countsText } from "../../../../shared/catalog/display_names.ts";
 import {
   Badge,
   Box,
@@ -109,7 +110,7 @@ export function RunDetailsDialog({ runId, onClose, onRerun }: Props) {
                 <DataList.Item>
                   <DataList.Label>Counts</DataList.Label>
                   <DataList.Value>
-                    {Object.entries(run.counts).map(([k, v]) => `${k}: ${v}`).join(", ") || "—"}
+                    {countsText(run.counts) || "—"}
                   </DataList.Value>
                 </DataList.Item>
                 {run.sha256 && (

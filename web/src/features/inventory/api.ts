@@ -11,6 +11,7 @@ import type {
 } from "../../../../shared/contract/inventory.ts";
 import { ApiError, call } from "../../api/call.ts";
 import { api } from "../../api/client.ts";
+import { apiUpload, type UploadProgress } from "../../api/http.ts";
 
 export type { InventorySource, InventorySourceListEntry, ManualProcessResult };
 
@@ -138,6 +139,24 @@ export function manuallyProcess(
 ): Promise<ProcessResult | undefined> {
   return call<unknown>(
     sources["manually-process"].$post(undefined, multipart(uploadForm(sourceId, file, options))),
+  ) as Promise<ProcessResult | undefined>;
+}
+
+/**
+ * POST /api/inventory-sources/manually-process with the upload's progress reported (a 10 MB file
+ * takes seconds to send on a slow line; issue 24).
+ */
+export function manuallyProcessWithProgress(
+  sourceId: number,
+  file: File,
+  options: UploadOptions,
+  onProgress: UploadProgress,
+): Promise<ProcessResult | undefined> {
+  // A path, not the typed client's $url(): that needs an absolute base, and the client's is "/".
+  const url = "/api/inventory-sources/manually-process";
+  // call() reads status and text, which a plain Response has as the typed client's has.
+  return call(
+    apiUpload(url, uploadForm(sourceId, file, options), onProgress) as never,
   ) as Promise<ProcessResult | undefined>;
 }
 

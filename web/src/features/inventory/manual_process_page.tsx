@@ -23,7 +23,7 @@ import {
   fetchInventorySettings,
   fetchInventorySource,
   type LoadedInventorySource,
-  manuallyProcess,
+  manuallyProcessWithProgress,
   type ManualProcessResult,
   previewProcess,
   type PreviewResult,
@@ -34,6 +34,7 @@ import {
 import { downloadBase64 } from "../../components/base64_file.ts";
 import { activatedItems, successRate, uploadProblem, wantedType } from "./upload_rules.ts";
 import { OutcomeAlert, SuccessAlert } from "../../components/outcome_alert.tsx";
+import { type RunProgress, RunProgressPanel } from "./run_progress.tsx";
 
 /** Texts of spec part 2, sections 4 and 8. */
 export const PROCESS_TEXTS = {
@@ -172,6 +173,7 @@ export default function ManualProcessPage() {
   // Each accepted file is a new choice, so choosing the same file again previews it again.
   const [choice, setChoice] = useState(0);
   const [processing, setProcessing] = useState(false);
+  const [progress, setProgress] = useState<RunProgress | null>(null);
   const [result, setResult] = useState<ProcessResult | null>(null);
   const [debugging, setDebugging] = useState(false);
   const [debugResult, setDebugResult] = useState<ManualProcessResult | null>(null);
@@ -242,8 +244,18 @@ export default function ManualProcessPage() {
     if (!file || !source) return;
     setProcessing(true);
     setRelease({ busy: false });
+    setResult(null);
+    setProgress({ stage: "uploading", percent: 0 });
     try {
-      const body = await manuallyProcess(source.id, file, options);
+      const body = await manuallyProcessWithProgress(source.id, file, options, (sent, total) => {
+        const percent = total > 0 ? Math.min(100, Math.round((sent / total) * 100)) : 0;
+        // Once the last byte is sent the server's work starts.
+        setProgress((current) =>
+          sent >= total
+            ? current?.stage === "processing" ? current : { stage: "processing", since: Date.now() }
+            : { stage: "uploading", percent }
+        );
+      });
       setResult(body ?? failedResult(PROCESS_TEXTS.processFailed));
     } catch (error) {
       if (!(error instanceof ApiError) || error.isNetworkFailure) {
@@ -252,6 +264,7 @@ export default function ManualProcessPage() {
       setResult(failedResult(messageOr(error, PROCESS_TEXTS.processFailed)));
     } finally {
       setProcessing(false);
+      setProgress(null);
     }
   };
 
@@ -329,7 +342,9 @@ export default function ManualProcessPage() {
     : result?.success
     ? PROCESS_TEXTS.complete
     : PROCESS_TEXTS.failed;
-  const held = Boolean(result?.held || result?.runStatus === "held");
+  // A released run is no longer held: the banner and the Release button go (issue 24).
+  const held = Boolean(result?.held || result?.runStatus === "held") && !release.ok;
+  const released = release.ok === true;
 
   return (
     <Container size="3" p="4">
@@ -480,6 +495,8 @@ export default function ManualProcessPage() {
           </>
         )}
 
+        {progress && <RunProgressPanel progress={progress} />}
+
         {result && (
           <Panel
             id="inv-result"
@@ -487,7 +504,7 @@ export default function ManualProcessPage() {
               <Flex gap="2" align="center">
                 {title}
                 <Badge color={result.success ? (held ? "amber" : "green") : "red"}>
-                  {result.success ? (held ? "Held" : "Done") : "Failed"}
+                  {result.success ? (held ? "Held" : released ? "Released" : "Done") : "Failed"}
                 </Badge>
               </Flex>
             }
@@ -502,7 +519,7 @@ export default function ManualProcessPage() {
                   </Callout.Text>
                 </Callout.Root>
               )}
-              {held && !release.ok && (
+              {held && (
                 <Box>
                   <Button
                     type="button"

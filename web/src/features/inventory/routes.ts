@@ -1,5 +1,12 @@
 import { lazy } from "react";
-import type { Feature } from "../feature.ts";
+import type { AreaAccess, Feature } from "../feature.ts";
+
+/** Who may use the inventory pages (part 2 section 6). */
+const INVENTORY_ACCESS: AreaAccess = {
+  allowed: (p) => p.inventoryUser,
+  area: "inventory sources",
+  flags: "Inventory User",
+};
 
 /** Inventory sources (spec part 2, section 2). */
 export const inventory: Feature = {
@@ -8,6 +15,7 @@ export const inventory: Feature = {
     {
       path: "/inventory-sources",
       guard: "user",
+      access: INVENTORY_ACCESS,
       Page: lazy(() => import("./source_list_page.tsx")),
       hubCard: {
         title: "Inventory Sources",
@@ -19,11 +27,13 @@ export const inventory: Feature = {
     {
       path: "/inventory-sources/edit/:sourceId",
       guard: "user",
+      access: INVENTORY_ACCESS,
       Page: lazy(() => import("./source_edit_page.tsx")),
     },
     {
       path: "/inventory-sources/manually-process/:id",
       guard: "user",
+      access: INVENTORY_ACCESS,
       Page: lazy(() => import("./manual_process_page.tsx")),
     },
   ],

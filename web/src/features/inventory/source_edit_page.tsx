@@ -6,13 +6,16 @@ import {
   type InventorySourceForm,
   inventorySourceForm,
   SAMPLE_FILE_TYPES,
+  SFTP_POLL_LABEL,
 } from "../../../../shared/contract/inventory.ts";
+import { longDateTime } from "../../components/format_date.ts";
 import { ApiError, messageOr } from "../../api/call.ts";
 import { ErrorAlert } from "../../components/error_alert.tsx";
 import { formResolver, TextAreaField } from "../../components/form_fields.tsx";
 import { TextField } from "../../components/text_field.tsx";
 import { FormSection } from "../../components/form_section.tsx";
 import { SelectControl, SwitchControl, textOptions } from "../../components/form_controls.tsx";
+import { useCreatedRoute } from "../../components/use_created_route.ts";
 import { useResource } from "../../components/use_resource.ts";
 import { useSaveState } from "../../components/use_save_state.ts";
 import { SaveButton } from "../../components/save_button.tsx";
@@ -28,6 +31,7 @@ import {
   emailSourceNameOf,
   formToSave,
   NEW_INVENTORY_SOURCE_FORM,
+  sftpWatchText,
   sourceToForm,
 } from "./source_form.ts";
 import { OutcomeAlert } from "../../components/outcome_alert.tsx";
@@ -92,7 +96,10 @@ export default function SourceEditPage() {
     }
   });
   const pairs = emailSources.data ?? [];
-  const routeId = Number(params.sourceId) || 0;
+  const { loadId: routeId, showCreated } = useCreatedRoute(
+    params.sourceId,
+    (id) => `/inventory-sources/edit/${id}`,
+  );
   const source = useResource(
     routeId === 0 ? null : ["inventory-source", routeId],
     async (signal) => {
@@ -108,6 +115,7 @@ export default function SourceEditPage() {
     },
   );
   const loaded = !source.loading;
+  const sftpWatchLine = sftpWatchText(source.data?.sftpWatch, longDateTime);
   const loadErrors = [
     emailSources.error ? EDIT_TEXTS.emailSourcesFailed : null,
     source.error ? EDIT_TEXTS.loadFailed : null,
@@ -126,6 +134,7 @@ export default function SourceEditPage() {
         const body = await saveInventorySource(formToSave(sourceId, values, pairs, sent));
         if (body?.id) {
           setSourceId(body.id);
+          showCreated(body.id);
           setValue("id", body.id);
         }
       } catch (error) {
@@ -278,7 +287,15 @@ export default function SourceEditPage() {
                 error={errors.sftpInboxFolder?.message}
                 {...register("sftpInboxFolder")}
               />
+              <TextField
+                label={SFTP_POLL_LABEL}
+                inputMode="numeric"
+                placeholder={String(source.data?.sftpWatch?.everySeconds ?? 30)}
+                error={errors.sftpPollSeconds?.message}
+                {...register("sftpPollSeconds")}
+              />
             </Grid>
+            {sftpWatchLine && <Text as="p" size="2" mt="2">{sftpWatchLine}</Text>}
             <Text as="p" size="1" color="gray" mt="2">
               The stored password shows as ********; leave it to keep it. With an inbox folder,
               supplier files are also picked up from that folder on the server.

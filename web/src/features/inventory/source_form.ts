@@ -29,6 +29,7 @@ export const NEW_INVENTORY_SOURCE_FORM: InventorySourceForm = {
   sftpUsername: "",
   sftpPassword: "",
   sftpInboxFolder: "",
+  sftpPollSeconds: "",
   fileHasHeader: true,
   stripLeadingZeroes: false,
   itemNumberColumnName: "",
@@ -90,6 +91,7 @@ export function sourceToForm(
     sftpUsername: source.sftpUsername,
     sftpPassword: source.sftpPassword,
     sftpInboxFolder: source.sftpInboxFolder ?? "",
+    sftpPollSeconds: text(source.sftpPollSeconds ?? null),
     fileHasHeader: source.fileHasHeader,
     stripLeadingZeroes: source.stripLeadingZeroes,
     itemNumberColumnName: source.itemNumberColumnName,
@@ -175,6 +177,7 @@ export function formToSave(
     sftpUsername: values.sftpUsername.trim(),
     sftpPassword: values.sftpPassword,
     sftpInboxFolder: values.sftpInboxFolder.trim(),
+    sftpPollSeconds: numberOrNull(values.sftpPollSeconds),
     guardThreshold: numberOrNull(values.guardThreshold),
     activeStatus: values.activeStatus,
     fileData: {
@@ -195,4 +198,24 @@ export function formToSave(
       itemStatusDateColumnName: f.itemStatusDateColumnName.trim(),
     },
   };
+}
+
+/**
+ * How the source's SFTP inbox folder is watched: "Checking every N s, last check …" (null
+ * without an inbox folder).
+ *
+ * @example
+ * ```ts
+ * import { sftpWatchText } from "./source_form.ts";
+ * const watch = { everySeconds: 30, lastCheckAt: null, lastCheckError: null };
+ * console.assert(sftpWatchText(watch, String) === "Checking every 30 s, last check never");
+ * ```
+ */
+export function sftpWatchText(
+  watch: InventorySource["sftpWatch"],
+  formatDate: (iso: string) => string,
+): string | null {
+  if (!watch) return null;
+  const last = watch.lastCheckAt ? formatDate(watch.lastCheckAt) : "never";
+  return `Checking every ${watch.everySeconds} s, last check ${last}`;
 }

@@ -1,5 +1,12 @@
 import { lazy } from "react";
-import type { Feature } from "../feature.ts";
+import type { AreaAccess, Feature } from "../feature.ts";
+
+/** Who may use the notification pages (part 2 section 6). */
+const NOTIFICATION_ACCESS: AreaAccess = {
+  allowed: (p) => p.isAdmin || p.anySourceUser,
+  area: "notification settings",
+  flags: "Inventory User, Order User or Submission User",
+};
 
 /** Notification settings (spec part 2, section 2). */
 export const notifications: Feature = {
@@ -8,6 +15,7 @@ export const notifications: Feature = {
     {
       path: "/notification-settings",
       guard: "user",
+      access: NOTIFICATION_ACCESS,
       Page: lazy(() => import("./setting_list_page.tsx")),
       hubCard: {
         title: "Notification Settings",
@@ -19,6 +27,7 @@ export const notifications: Feature = {
     {
       path: "/notification-settings/edit/:settingId",
       guard: "user",
+      access: NOTIFICATION_ACCESS,
       Page: lazy(() => import("./setting_edit_page.tsx")),
     },
   ],

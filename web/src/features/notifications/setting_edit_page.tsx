@@ -1,3 +1,4 @@
+import { sourceTypeLabel } from "../../../../shared/catalog/display_names.ts";
 import { zodResolver } from "@hookform/resolvers/zod";
 import {
   Button,
@@ -31,6 +32,7 @@ import { SelectField, type SelectOption } from "../../components/form_fields.tsx
 import { SelectControl, SwitchControl, textOptions } from "../../components/form_controls.tsx";
 import { TextField } from "../../components/text_field.tsx";
 import { FormSection } from "../../components/form_section.tsx";
+import { useCreatedRoute } from "../../components/use_created_route.ts";
 import { useResource } from "../../components/use_resource.ts";
 import { useSaveState } from "../../components/use_save_state.ts";
 import { SaveButton } from "../../components/save_button.tsx";
@@ -141,6 +143,9 @@ export default function NotificationSettingEditPage() {
   const [settingId, setSettingId] = useState(() => Number(params.settingId) || 0);
   const [saveError, setSaveError] = useState<string | null>(null);
   const [test, setTest] = useState<TestState>({ kind: "idle" });
+  // What the last test sent: it stays until dismissed or replaced by the next test (the button
+  // goes back to idle after 5 s as the spec says; the text is read at the person's pace).
+  const [sentNote, setSentNote] = useState<string | null>(null);
   const [cron, setCron] = useState<CronState>({ kind: "none" });
   const { state: saveState, run } = useSaveState(3000);
   const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
@@ -177,7 +182,10 @@ export default function NotificationSettingEditPage() {
         },
       ),
   );
-  const routeId = Number(params.settingId) || 0;
+  const { loadId: routeId, showCreated } = useCreatedRoute(
+    params.settingId,
+    (id) => `/notification-settings/edit/${id}`,
+  );
   const setting = useResource(
     routeId === 0 ? null : ["notification-setting", routeId],
     async (signal) => {
@@ -241,6 +249,7 @@ export default function NotificationSettingEditPage() {
           notificationDayOfWeek: values.notificationDayOfWeek || null,
         });
         setSettingId(saved.id);
+        showCreated(saved.id);
       } catch (error) {
         console.error(error);
         failure = messageOr(error, failure);
@@ -258,6 +267,7 @@ export default function NotificationSettingEditPage() {
 
   const onTest = async () => {
     if (settingId === 0) {
+      setSentNote(null);
       setTest({ kind: "error", message: NOTIFICATION_MESSAGES.saveFirst, autoClear: true });
       later(
         () =>
@@ -269,12 +279,12 @@ export default function NotificationSettingEditPage() {
       return;
     }
     setTest({ kind: "sending" });
+    setSentNote(null);
     try {
       const result = await sendTestNotification(settingId);
-      setTest({
-        kind: "sent",
-        message: result.details || result.message || NOTIFICATION_MESSAGES.testSent,
-      });
+      const message = result.details || result.message || NOTIFICATION_MESSAGES.testSent;
+      setTest({ kind: "sent", message });
+      setSentNote(message);
       later(
         () => setTest((current) => current.kind === "sent" ? { kind: "idle" } : current),
         TEST_SENT_MS,
@@ -288,7 +298,7 @@ export default function NotificationSettingEditPage() {
 
   const typeOptions = SOURCE_TYPE_IDS.map((id) => ({
     value: String(id),
-    label: sourceTypeName(id),
+    label: sourceTypeLabel(sourceTypeName(id)),
   }));
   const dayOptions = WEEKDAY_NAMES.map((name, index) => ({ value: String(index), label: name }));
   const testText = test.kind === "sending"
@@ -392,14 +402,10 @@ export default function NotificationSettingEditPage() {
                       color={cron.result.isValid ? "green" : "red"}
                       data-testid="cron-result"
                     >
-                      {cron.result.message}
-                      {cron.result.isValid && cron.result.nextExecution &&
-                        ` — Next execution: ${
-                          new Date(cron.result.nextExecution).toLocaleString("en-US", {
-                            dateStyle: "medium",
-                            timeStyle: "short",
-                          })
-                        }`}
+                      {
+                        // The server's message already names the next run and its time zone.
+                        cron.result.message
+                      }
                     </Text>
                   )}
                   {cron.kind === "failed" && (
@@ -454,9 +460,20 @@ export default function NotificationSettingEditPage() {
               <Callout.Text>{saveError}</Callout.Text>
             </Callout.Root>
           )}
-          {test.kind === "sent" && (
+          {sentNote && (
             <Callout.Root color="green" role="status">
-              <Callout.Text>{test.message}</Callout.Text>
+              <Callout.Text>
+                {sentNote}{" "}
+                <RadixLink
+                  href="#"
+                  onClick={(event) => {
+                    event.preventDefault();
+                    setSentNote(null);
+                  }}
+                >
+                  Dismiss
+                </RadixLink>
+              </Callout.Text>
             </Callout.Root>
           )}
           {test.kind === "error" && (

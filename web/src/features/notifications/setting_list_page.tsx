@@ -12,6 +12,7 @@ import {
   intervalLabel,
   splitLabels,
 } from "../../../../shared/notifications/labels.ts";
+import { sourceTypeLabel } from "../../../../shared/catalog/display_names.ts";
 import { type DataColumn, DataTable } from "../../components/data_table.tsx";
 import { ListPage } from "../../components/list_page.tsx";
 import { useResource } from "../../components/use_resource.ts";
@@ -39,7 +40,15 @@ const TYPE_BADGE: Record<
 function TypeBadge({ type }: { type: SourceTypeName }) {
   const style = TYPE_BADGE[type];
   return (
-    <Badge variant={style.variant} color={style.color} data-variant={style.variant}>{type}</Badge>
+    <Badge
+      variant={style.variant}
+      color={style.color}
+      // White on the solid red falls under 4.5:1; the high-contrast red keeps the "destructive" look.
+      highContrast={style.color === "red"}
+      data-variant={style.variant}
+    >
+      {sourceTypeLabel(type)}
+    </Badge>
   );
 }
 
@@ -87,7 +96,8 @@ interface FilterProps {
   label: string;
   value: string;
   onChange(value: string): void;
-  options: readonly string[];
+  /** The values, or value and label pairs when the value is not in words. */
+  options: readonly (string | { value: string; label: string })[];
 }
 
 function Filter({ label, value, onChange, options }: FilterProps) {
@@ -99,7 +109,12 @@ function Filter({ label, value, onChange, options }: FilterProps) {
         <Select.Trigger id={id} />
         <Select.Content>
           <Select.Item value={ALL}>All</Select.Item>
-          {options.map((option) => <Select.Item key={option} value={option}>{option}</Select.Item>)}
+          {options.map((option) => {
+            const { value, label } = typeof option === "string"
+              ? { value: option, label: option }
+              : option;
+            return <Select.Item key={value} value={value}>{label}</Select.Item>;
+          })}
         </Select.Content>
       </Select.Root>
     </Flex>
@@ -116,8 +131,10 @@ const EMPTY = "No notification settings found.";
 const columns = (askDelete: (setting: NotificationSetting) => void): DataColumn<
   NotificationSetting
 >[] => [
+  // The setting's own name first: two settings about one source differ only by it.
+  { key: "settingName", header: "Name", rowHeader: true, cell: (s) => s.name },
   { key: "type", header: "Source Type", cell: (s) => <TypeBadge type={s.sourceType} /> },
-  { key: "name", header: "Source Name", rowHeader: true, cell: displayName },
+  { key: "name", header: "Source Name", cell: displayName },
   {
     key: "enabled",
     header: "Enabled",
@@ -204,7 +221,10 @@ export default function NotificationSettingListPage() {
               label="Source Type"
               value={sourceType}
               onChange={setSourceType}
-              options={SOURCE_TYPE_IDS.map(sourceTypeName)}
+              options={SOURCE_TYPE_IDS.map((id) => ({
+                value: sourceTypeName(id),
+                label: sourceTypeLabel(sourceTypeName(id)),
+              }))}
             />
             <Filter
               label="Interval"

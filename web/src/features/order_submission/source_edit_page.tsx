@@ -15,6 +15,7 @@ import { formResolver, pairOptions } from "../../components/form_fields.tsx";
 import { TextField } from "../../components/text_field.tsx";
 import { FormSection } from "../../components/form_section.tsx";
 import { SelectControl, SwitchControl } from "../../components/form_controls.tsx";
+import { useCreatedRoute } from "../../components/use_created_route.ts";
 import { useResource } from "../../components/use_resource.ts";
 import { useSaveState } from "../../components/use_save_state.ts";
 import { SaveButton } from "../../components/save_button.tsx";
@@ -66,7 +67,10 @@ export default function SourceEditPage() {
         throw error;
       }),
   );
-  const routeId = Number(params.sourceId) || 0;
+  const { loadId: routeId, showCreated } = useCreatedRoute(
+    params.sourceId,
+    (id) => `/order-submission/sources/edit/${id}`,
+  );
   const source = useResource(
     routeId === 0 ? null : ["submission-source", routeId],
     async (signal) => {
@@ -92,7 +96,10 @@ export default function SourceEditPage() {
         const body = await saveSubmissionSource(
           orderSubmissionSourceFormToSave(sourceId, values),
         );
-        if (body?.id) setSourceId(body.id);
+        if (body?.id) {
+          setSourceId(body.id);
+          showCreated(body.id);
+        }
       } catch (error) {
         failure = error instanceof ApiError && !error.isNetworkFailure && error.status < 400
           ? SOURCE_TEXTS.unexpected

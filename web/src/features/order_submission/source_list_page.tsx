@@ -1,12 +1,13 @@
-import { Badge, Checkbox, Flex, Grid, Text } from "@radix-ui/themes";
+import { Flex, Grid, Text } from "@radix-ui/themes";
 import { type DataColumn, DataTable, SOURCE_LIST_HINTS } from "../../components/data_table.tsx";
 import { ListPage } from "../../components/list_page.tsx";
-import { ListCard, SelectionSwitch } from "../../components/list_card.tsx";
+import { ListCard } from "../../components/list_card.tsx";
+import { ActiveCheckbox, ActiveSwitch } from "../../components/active_controls.tsx";
 import { RowActionsMenu } from "../../components/row_actions_menu.tsx";
 import { useResource } from "../../components/use_resource.ts";
 import { loggedLoader } from "../../components/logged_loader.ts";
 import { removeListedRow } from "../../components/remove_listed_row.ts";
-import { useSelection } from "../../components/use_selection.ts";
+import { useActiveToggles } from "../../components/use_active_toggles.ts";
 import {
   deleteSubmissionSource,
   fetchSubmissionSources,
@@ -17,18 +18,18 @@ const yesNo = (on: boolean) => on ? "Yes" : "No";
 
 /** The table's columns and their priorities (the spec leaves them open; docs say why). */
 function columnsOf(
-  { selected, toggle, askDelete }: Omit<ViewProps, "sources">,
+  { isActive, setActive, askDelete }: Omit<ViewProps, "sources">,
 ): DataColumn<OrderSubmissionSource>[] {
   return [
     {
       key: "active",
       header: "Active",
-      // Row selection only: the spec's checkbox changes nothing on the server.
+      // The stored state; a click changes it on this page only (spec section 4).
       cell: (s) => (
-        <Checkbox
-          aria-label={`Select ${s.sourceName}`}
-          checked={selected.has(s.id)}
-          onCheckedChange={() => toggle(s.id)}
+        <ActiveCheckbox
+          name={s.sourceName}
+          checked={isActive(s)}
+          onChange={(on) => setActive(s.id, on)}
         />
       ),
     },
@@ -83,12 +84,12 @@ function ActionsMenu(
 
 interface ViewProps {
   sources: readonly OrderSubmissionSource[];
-  selected: ReadonlySet<number>;
-  toggle(id: number): void;
+  isActive(row: { id: number; activeStatus: boolean }): boolean;
+  setActive(id: number, on: boolean): void;
   askDelete(source: OrderSubmissionSource): void;
 }
 
-function SourceCards({ sources, selected, toggle, askDelete }: ViewProps) {
+function SourceCards({ sources, isActive, setActive, askDelete }: ViewProps) {
   return (
     <Grid columns={{ initial: "1", sm: "2", lg: "3" }} gap="3">
       {sources.map((source) => (
@@ -98,13 +99,11 @@ function SourceCards({ sources, selected, toggle, askDelete }: ViewProps) {
           menu={<ActionsMenu source={source} onDelete={() => askDelete(source)} />}
         >
           <Flex direction="column" gap="1">
-            <SelectionSwitch checked={selected.has(source.id)} onToggle={() => toggle(source.id)} />
-            <Text size="2">
-              Status:{" "}
-              <Badge color={source.activeStatus ? "green" : "gray"}>
-                {source.activeStatus ? "Active" : "Inactive"}
-              </Badge>
-            </Text>
+            <ActiveSwitch
+              name={source.sourceName}
+              checked={isActive(source)}
+              onChange={(on) => setActive(source.id, on)}
+            />
             <Text size="2">From Email: {source.fromEmail}</Text>
             <Text size="2">Subject: {source.subjectValue}</Text>
             <Text size="2">File Type: {source.fileType || "N/A"}</Text>
@@ -123,7 +122,7 @@ export default function SourceListPage() {
     ["submission-sources"],
     loggedLoader(fetchSubmissionSources, "Error fetching order submission sources"),
   );
-  const { selected, toggle } = useSelection();
+  const { isActive, setActive } = useActiveToggles();
 
   return (
     <ListPage
@@ -136,13 +135,18 @@ export default function SourceListPage() {
       table={(rows, { askDelete }) => (
         <DataTable
           rows={rows}
-          columns={columnsOf({ selected, toggle, askDelete })}
+          columns={columnsOf({ isActive, setActive, askDelete })}
           rowKey={(source) => source.id}
           hints={SOURCE_LIST_HINTS}
         />
       )}
       cards={(rows, { askDelete }) => (
-        <SourceCards sources={rows} selected={selected} toggle={toggle} askDelete={askDelete} />
+        <SourceCards
+          sources={rows}
+          isActive={isActive}
+          setActive={setActive}
+          askDelete={askDelete}
+        />
       )}
       deletion={{
         nameOf: (source) => source.sourceName,

@@ -21,6 +21,7 @@ import { TextField } from "../../components/text_field.tsx";
 import { downloadBase64, fileToBase64 } from "../../components/base64_file.ts";
 import { FormSection } from "../../components/form_section.tsx";
 import { SelectControl, SwitchControl } from "../../components/form_controls.tsx";
+import { useCreatedRoute } from "../../components/use_created_route.ts";
 import { useResource } from "../../components/use_resource.ts";
 import { useSaveState } from "../../components/use_save_state.ts";
 import { SaveButton } from "../../components/save_button.tsx";
@@ -78,7 +79,10 @@ export default function VendorEditPage() {
     ["submission-email-sources"],
     (signal) => fetchEmailSourcePicker(signal).catch((error) => logged(error, signal)),
   );
-  const routeId = Number(params.vendorId) || 0;
+  const { loadId: routeId, showCreated } = useCreatedRoute(
+    params.vendorId,
+    (id) => `/order-submission/vendor/edit/${id}`,
+  );
   const vendor = useResource(
     routeId === 0 ? null : ["submission-vendor", routeId],
     async (signal) => {
@@ -129,6 +133,7 @@ export default function VendorEditPage() {
       }
       if (vendor?.id) {
         setVendorId(vendor.id);
+        showCreated(vendor.id);
         setAliases(vendor.vendorSourceAliases);
         setExistingTemplate(vendor.existingTemplate);
         setChosenTemplate(null);

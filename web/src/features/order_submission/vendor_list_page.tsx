@@ -1,12 +1,13 @@
-import { Badge, Checkbox, Flex, Grid, Text } from "@radix-ui/themes";
+import { Badge, Flex, Grid, Text } from "@radix-ui/themes";
 import { type DataColumn, DataTable } from "../../components/data_table.tsx";
 import { ListPage } from "../../components/list_page.tsx";
-import { ListCard, SelectionSwitch } from "../../components/list_card.tsx";
+import { ListCard } from "../../components/list_card.tsx";
+import { ActiveCheckbox, ActiveSwitch } from "../../components/active_controls.tsx";
 import { RowActionsMenu } from "../../components/row_actions_menu.tsx";
 import { useResource } from "../../components/use_resource.ts";
 import { loggedLoader } from "../../components/logged_loader.ts";
 import { removeListedRow } from "../../components/remove_listed_row.ts";
-import { useSelection } from "../../components/use_selection.ts";
+import { useActiveToggles } from "../../components/use_active_toggles.ts";
 import { deleteVendor, fetchVendors, type OrderVendorSourceListEntry } from "./api.ts";
 
 type Vendor = OrderVendorSourceListEntry;
@@ -27,26 +28,26 @@ function ActionsMenu({ vendor, onDelete }: { vendor: Vendor; onDelete(): void })
 
 interface ViewProps {
   vendors: readonly Vendor[];
-  selected: ReadonlySet<number>;
-  toggle(id: number): void;
+  isActive(row: { id: number; activeStatus: boolean }): boolean;
+  setActive(id: number, on: boolean): void;
   askDelete(vendor: Vendor): void;
 }
 
 const EMPTY = "No order vendor sources found.";
 
 function columnsOf(
-  { selected, toggle, askDelete }: Omit<ViewProps, "vendors">,
+  { isActive, setActive, askDelete }: Omit<ViewProps, "vendors">,
 ): DataColumn<Vendor>[] {
   return [
     {
       key: "active",
       header: "Active",
-      // Row selection only: the spec's checkbox changes nothing on the server.
+      // The stored state; a click changes it on this page only (spec section 4).
       cell: (v) => (
-        <Checkbox
-          aria-label={`Select ${v.vendorNameFromFile}`}
-          checked={selected.has(v.id)}
-          onCheckedChange={() => toggle(v.id)}
+        <ActiveCheckbox
+          name={v.vendorNameFromFile}
+          checked={isActive(v)}
+          onChange={(on) => setActive(v.id, on)}
         />
       ),
     },
@@ -73,7 +74,7 @@ function columnsOf(
   ];
 }
 
-function VendorCards({ vendors, selected, toggle, askDelete }: ViewProps) {
+function VendorCards({ vendors, isActive, setActive, askDelete }: ViewProps) {
   return (
     <Grid columns={{ initial: "1", sm: "2", lg: "3" }} gap="3">
       {vendors.map((vendor) => (
@@ -83,7 +84,11 @@ function VendorCards({ vendors, selected, toggle, askDelete }: ViewProps) {
           menu={<ActionsMenu vendor={vendor} onDelete={() => askDelete(vendor)} />}
         >
           <Flex direction="column" gap="1">
-            <SelectionSwitch checked={selected.has(vendor.id)} onToggle={() => toggle(vendor.id)} />
+            <ActiveSwitch
+              name={vendor.vendorNameFromFile}
+              checked={isActive(vendor)}
+              onChange={(on) => setActive(vendor.id, on)}
+            />
             <Text size="2">Emails to: {vendor.submitEmails}</Text>
             <Text size="2">
               Trimmed Details: <YesNo on={vendor.vendorWantsTrimmedItemDescription} />
@@ -110,7 +115,7 @@ export default function VendorListPage() {
     ["submission-vendors"],
     loggedLoader(fetchVendors, "Error fetching order vendor sources"),
   );
-  const { selected, toggle } = useSelection();
+  const { isActive, setActive } = useActiveToggles();
 
   return (
     <ListPage
@@ -123,13 +128,18 @@ export default function VendorListPage() {
       table={(rows, { askDelete }) => (
         <DataTable
           rows={rows}
-          columns={columnsOf({ selected, toggle, askDelete })}
+          columns={columnsOf({ isActive, setActive, askDelete })}
           rowKey={(vendor) => vendor.id}
           empty={EMPTY}
         />
       )}
       cards={(rows, { askDelete }) => (
-        <VendorCards vendors={rows} selected={selected} toggle={toggle} askDelete={askDelete} />
+        <VendorCards
+          vendors={rows}
+          isActive={isActive}
+          setActive={setActive}
+          askDelete={askDelete}
+        />
       )}
       deletion={{
         nameOf: (vendor) => vendor.vendorNameFromFile,

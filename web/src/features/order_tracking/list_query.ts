@@ -3,6 +3,7 @@
  * `?PoNumberParam=…&match=and&sort=orderDate,-poNumber&page=2&size=25`. Defaults are left out.
  */
 import {
+  lastWindowPage,
   PAGE_SIZES,
   SEARCH_FIELDS,
   type SearchParamKey,
@@ -42,12 +43,14 @@ export function readOrderListQuery(params: URLSearchParams): OrderListQuery {
   }
   const size = Number(params.get("size"));
   const page = Number(params.get("page"));
+  const pageSize = (PAGE_SIZES as readonly number[]).includes(size) ? size : DEFAULT_PAGE_SIZE;
   return {
     terms,
     matchAll: params.get("match")?.toLowerCase() === "and",
     sort,
-    pageIndex: Number.isInteger(page) && page >= 1 ? page : 1,
-    pageSize: (PAGE_SIZES as readonly number[]).includes(size) ? size : DEFAULT_PAGE_SIZE,
+    // The server refuses pages past its result window: a link to one opens the deepest it serves.
+    pageIndex: Number.isInteger(page) && page >= 1 ? Math.min(page, lastWindowPage(pageSize)) : 1,
+    pageSize,
   };
 }
 

@@ -37,3 +37,9 @@ Deno.test("bad values fall back to the defaults", () => {
   const query = readOrderListQuery(new URLSearchParams("page=-2&size=7&sort=nope,-&match=x"));
   assert.deepEqual(query, { terms: {}, matchAll: false, sort: [], pageIndex: 1, pageSize: 10 });
 });
+
+Deno.test("a page past the server's result window opens the deepest page it serves", () => {
+  assert.equal(readOrderListQuery(new URLSearchParams("page=5000&size=50")).pageIndex, 200);
+  assert.equal(readOrderListQuery(new URLSearchParams("page=5000")).pageIndex, 1000);
+  assert.equal(readOrderListQuery(new URLSearchParams("page=40&size=250")).pageIndex, 40);
+});

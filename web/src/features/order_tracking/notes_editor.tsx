@@ -10,7 +10,14 @@ export const SAVED_HIGHLIGHT_MS = 2000;
  * (Shift+Enter starts a new line), Escape puts the text back. Unchanged text sends nothing; a
  * failed save puts the old text back.
  */
-export function NotesEditor({ orderId, initial }: { orderId: number; initial: string | null }) {
+export function NotesEditor(
+  { orderId, initial, editRequest = 0 }: {
+    orderId: number;
+    initial: string | null;
+    /** Raised by the page's Edit Order button: each new value opens the editor. */
+    editRequest?: number;
+  },
+) {
   const [saved, setSaved] = useState(initial ?? "");
   const [draft, setDraft] = useState(initial ?? "");
   const [editing, setEditing] = useState(false);
@@ -26,6 +33,10 @@ export function NotesEditor({ orderId, initial }: { orderId: number; initial: st
     setDraft(saved);
     setEditing(true);
   };
+
+  useEffect(() => {
+    if (editRequest > 0) startEditing();
+  }, [editRequest]);
 
   const commit = async () => {
     if (finished.current) return;
@@ -75,7 +86,9 @@ export function NotesEditor({ orderId, initial }: { orderId: number; initial: st
         : (
           <button
             type="button"
-            aria-labelledby={labelId}
+            id={`${labelId}-button`}
+            // "Notes" and then the button's own text, so the name holds what is seen (WCAG 2.5.3).
+            aria-labelledby={`${labelId} ${labelId}-button`}
             aria-describedby={`${labelId}-hint`}
             data-saved={highlight ? "true" : undefined}
             onClick={startEditing}

@@ -1,4 +1,5 @@
 import { Button, Card, Container, DataList, Flex, Heading, Text } from "@radix-ui/themes";
+import { useState } from "react";
 import { useResource } from "../../components/use_resource.ts";
 import { useParams } from "wouter";
 import { fetchOrder, type OrderDetail } from "./api.ts";
@@ -26,6 +27,10 @@ export default function OrderDetailPage() {
     }
   });
   const order: OrderDetail | null = loaded.data ?? null;
+  // Edit Order opens what a person may edit: the notes. The other fields come from the
+  // supplier's files, and the next file would overwrite a hand edit (docs/web_decisions.md).
+  const [editRequest, setEditRequest] = useState(0);
+  const [explained, setExplained] = useState(false);
 
   return (
     <Container size="3" p="4">
@@ -33,8 +38,16 @@ export default function OrderDetailPage() {
         <Heading as="h1">Order Details</Heading>
         <Flex gap="3">
           <Button variant="soft" onClick={() => history.back()}>Back</Button>
-          {/* The spec shows the button without an action. */}
-          <Button variant="outline">Edit Order</Button>
+          <Button
+            variant="outline"
+            disabled={!order}
+            onClick={() => {
+              setExplained(true);
+              setEditRequest((n) => n + 1);
+            }}
+          >
+            Edit Order
+          </Button>
         </Flex>
       </Flex>
       {!order ? <Text as="p">Loading...</Text> : (
@@ -54,7 +67,13 @@ export default function OrderDetailPage() {
             </DataList.Root>
           </Card>
           <Card>
-            <NotesEditor orderId={order.id} initial={order.notes} />
+            {explained && (
+              <Text as="p" size="2" mb="3" role="status">
+                The order's fields come from the supplier's files and change with the next file; the
+                notes are yours to edit.
+              </Text>
+            )}
+            <NotesEditor orderId={order.id} initial={order.notes} editRequest={editRequest} />
           </Card>
         </Flex>
       )}

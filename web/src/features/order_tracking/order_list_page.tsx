@@ -1,10 +1,16 @@
 import { Container, Flex, Heading, Text } from "@radix-ui/themes";
 import { useAtomValue } from "jotai";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { PAGE_SIZES, type SearchParamKey } from "../../../../shared/contract/order_tracking.ts";
+import {
+  lastWindowPage,
+  PAGE_SIZES,
+  type SearchParamKey,
+} from "../../../../shared/contract/order_tracking.ts";
 import { ColumnChooser } from "../../components/column_chooser.tsx";
 import { DeleteDialog } from "../../components/delete_dialog.tsx";
+import { deleteFailureText } from "../../components/list_page.tsx";
 import { Pager } from "../../components/pager.tsx";
+import { TABLET_MIN_WIDTH, useMinWidth } from "../../components/use_min_width.ts";
 import { pageCount as pagesOf, totalText } from "../../components/pager_text.ts";
 import { useListState } from "../../components/use_list_state.ts";
 import { useResource } from "../../components/use_resource.ts";
@@ -30,6 +36,7 @@ import {
   useShownSearchFields,
 } from "./filter_bar.tsx";
 import { orderListPatch, type OrderListQuery, readOrderListQuery } from "./list_query.ts";
+import { CardSort, OrderCards } from "./order_cards.tsx";
 import { nextSort, OrdersTable } from "./orders_table.tsx";
 
 // Typing waits this long before searching, so one word is one request.
@@ -61,6 +68,13 @@ export default function OrderListPage() {
   const [mobileFields, setMobileFields] = useState<SearchParamKey[]>(MOBILE_DEFAULT_FIELDS);
   const shownFields = useShownSearchFields(mobileFields);
   const [deleting, setDeleting] = useState<Order | null>(null);
+  const [deleteFailure, setDeleteFailure] = useState<string | null>(null);
+  const askDelete = (order: Order) => {
+    setDeleteFailure(null);
+    setDeleting(order);
+  };
+  // Cards below the tablet width (issue 24); the table from there up.
+  const wide = useMinWidth(TABLET_MIN_WIDTH);
 
   const settings = useResource(
     user?.username ? ["view-settings", user.username] : null,
@@ -119,6 +133,7 @@ export default function OrderListPage() {
       await deleteOrder(deleting.id);
     } catch (error) {
       console.error("Error deleting order", error);
+      setDeleteFailure(deleteFailureText(error));
       return false;
     }
     result.setData((current) =>
@@ -164,18 +179,28 @@ export default function OrderListPage() {
             onToggle={toggleColumn}
           />
         </Flex>
-        <OrdersTable
-          orders={orders}
-          columns={columns}
-          sort={query.sort}
-          onSort={(column, add) => change({ sort: nextSort(query.sort, column, add) })}
-          onDelete={setDeleting}
-        />
+        {wide
+          ? (
+            <OrdersTable
+              orders={orders}
+              columns={columns}
+              sort={query.sort}
+              onSort={(column, add) => change({ sort: nextSort(query.sort, column, add) })}
+              onDelete={askDelete}
+            />
+          )
+          : (
+            <>
+              <CardSort columns={columns} sort={query.sort} onSort={(sort) => change({ sort })} />
+              <OrderCards orders={orders} columns={columns} onDelete={askDelete} />
+            </>
+          )}
       </Flex>
       <Pager
         pageIndex={query.pageIndex}
         pageCount={pageCount}
         capped={capped}
+        lastPage={lastWindowPage(query.pageSize)}
         pageSize={query.pageSize}
         pageSizes={PAGE_SIZES}
         onPage={(pageIndex) => change({ pageIndex })}
@@ -185,6 +210,7 @@ export default function OrderListPage() {
         name={deleting ? deleting.customerPoNumber ?? `Order ${deleting.id}` : null}
         onCancel={() => setDeleting(null)}
         onConfirm={confirmDelete}
+        failure={deleteFailure}
       />
     </Container>
   );

@@ -37,13 +37,21 @@ interface Props {
   onDelete(order: Order): void;
 }
 
-function OrderActions({ order, onDelete }: { order: Order; onDelete(order: Order): void }) {
+/** An order's row actions (View Order, Delete); `soft` is the cards' larger, visible button. */
+export function OrderActions(
+  { order, onDelete, variant = "ghost" }: {
+    order: Order;
+    onDelete(order: Order): void;
+    variant?: "ghost" | "soft";
+  },
+) {
   const [, navigate] = useLocation();
   return (
     <DropdownMenu.Root>
       <DropdownMenu.Trigger>
         <IconButton
-          variant="ghost"
+          variant={variant}
+          size={variant === "soft" ? "3" : undefined}
           aria-label={`Actions for order ${order.customerPoNumber ?? order.id}`}
         >
           ⋯

@@ -1,5 +1,12 @@
 import { lazy } from "react";
-import type { Feature } from "../feature.ts";
+import type { AreaAccess, Feature } from "../feature.ts";
+
+/** Who may use the order tracking pages (part 1 section 2, part 2 section 6). */
+const ORDER_ACCESS: AreaAccess = {
+  allowed: (p) => p.orderUser,
+  area: "order tracking",
+  flags: "Order User",
+};
 
 /** The order list and detail, and the order tracking sources. */
 export const orderTracking: Feature = {
@@ -8,17 +15,20 @@ export const orderTracking: Feature = {
     {
       path: "/order-tracking",
       guard: "user",
+      access: ORDER_ACCESS,
       Page: lazy(() => import("./order_list_page.tsx")),
       nav: { label: "Order Tracking", order: 20, visible: (p) => p.orderUser },
     },
     {
       path: "/order-tracking/order/:orderId",
       guard: "user",
+      access: ORDER_ACCESS,
       Page: lazy(() => import("./order_detail_page.tsx")),
     },
     {
       path: "/order-tracking-sources",
       guard: "user",
+      access: ORDER_ACCESS,
       Page: lazy(() => import("./source_list_page.tsx")),
       hubCard: {
         title: "Order Tracking Sources",
@@ -30,6 +40,7 @@ export const orderTracking: Feature = {
     {
       path: "/order-tracking-sources/edit/:sourceId",
       guard: "user",
+      access: ORDER_ACCESS,
       Page: lazy(() => import("./source_edit_page.tsx")),
     },
   ],

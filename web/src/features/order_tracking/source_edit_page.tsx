@@ -1,3 +1,4 @@
+import { uniqueColumnLabel } from "../../../../shared/catalog/display_names.ts";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { Button, Card, Container, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { useState } from "react";
@@ -11,6 +12,7 @@ import {
 } from "../../../../shared/contract/order_tracking.ts";
 import { type EmailSourceItem, fetchEmailSourceList, fetchSource, saveSource } from "./api.ts";
 import { ApiError, messageOr } from "../../api/call.ts";
+import { useCreatedRoute } from "../../components/use_created_route.ts";
 import { useResource } from "../../components/use_resource.ts";
 import { TextField } from "../../components/text_field.tsx";
 import { FormSection } from "../../components/form_section.tsx";
@@ -46,8 +48,12 @@ export default function SourceEditPage() {
   >({ resolver: zodResolver(sourceFormSchema), defaultValues: emptySourceForm() });
 
   // The e-mail source names first (the form shows the source's by name), then the source.
-  useResource(["order-tracking-source", params.sourceId], async (signal) => {
-    const id = Number(params.sourceId) || 0;
+  const { loadId, showCreated } = useCreatedRoute(
+    params.sourceId,
+    (id) => `/order-tracking-sources/edit/${id}`,
+  );
+  useResource(["order-tracking-source", loadId], async (signal) => {
+    const id = loadId;
     let list: EmailSourceItem[] = [];
     try {
       list = await fetchEmailSourceList(signal);
@@ -95,7 +101,10 @@ export default function SourceEditPage() {
         }
         throw error;
       }
-      if (body?.id) setSourceId(body.id);
+      if (body?.id) {
+        setSourceId(body.id);
+        showCreated(body.id);
+      }
       if (body?.columnNormalizationValues?.id) {
         setNormalizationId(body.columnNormalizationValues.id);
       }
@@ -174,7 +183,11 @@ export default function SourceEditPage() {
                 control={control}
                 name="uniqueColumn"
                 label="Unique Column"
-                options={textOptions(UNIQUE_COLUMNS)}
+                // The value stays the spec's choice ("QTYFulfilled"); the person reads words.
+                options={UNIQUE_COLUMNS.map((value) => ({
+                  value,
+                  label: uniqueColumnLabel(value),
+                }))}
                 placeholder="Choose a unique column"
               />
               <TextField

@@ -1,12 +1,13 @@
-import { Badge, Checkbox, Flex, Grid, Text } from "@radix-ui/themes";
+import { Badge, Flex, Grid, Text } from "@radix-ui/themes";
 import { deleteSource, fetchSources, type OrderTrackingSource } from "./api.ts";
 import { type DataColumn, DataTable } from "../../components/data_table.tsx";
 import { ListPage } from "../../components/list_page.tsx";
-import { ListCard, SelectionSwitch } from "../../components/list_card.tsx";
+import { ListCard } from "../../components/list_card.tsx";
+import { ActiveCheckbox, ActiveSwitch } from "../../components/active_controls.tsx";
 import { RowActionsMenu } from "../../components/row_actions_menu.tsx";
 import { useResource } from "../../components/use_resource.ts";
 import { loggedLoader } from "../../components/logged_loader.ts";
-import { useSelection } from "../../components/use_selection.ts";
+import { useActiveToggles } from "../../components/use_active_toggles.ts";
 import { removeListedRow } from "../../components/remove_listed_row.ts";
 
 function ActionsMenu(
@@ -23,22 +24,22 @@ function ActionsMenu(
 
 interface ViewProps {
   sources: readonly OrderTrackingSource[];
-  selected: ReadonlySet<number>;
-  toggle(id: number): void;
+  isActive(row: { id: number; activeStatus: boolean }): boolean;
+  setActive(id: number, on: boolean): void;
   askDelete(source: OrderTrackingSource): void;
 }
 
-function SourcesTable({ sources, selected, toggle, askDelete }: ViewProps) {
+function SourcesTable({ sources, isActive, setActive, askDelete }: ViewProps) {
   const columns: DataColumn<OrderTrackingSource>[] = [
     {
       key: "active",
       header: "Active",
-      // Row selection only: the spec's checkbox changes nothing on the server.
+      // The stored state; a click changes it on this page only (spec part 2 section 4).
       cell: (source) => (
-        <Checkbox
-          aria-label={`Select ${source.sourceName}`}
-          checked={selected.has(source.id)}
-          onCheckedChange={() => toggle(source.id)}
+        <ActiveCheckbox
+          name={source.sourceName}
+          checked={isActive(source)}
+          onChange={(on) => setActive(source.id, on)}
         />
       ),
     },
@@ -62,7 +63,7 @@ function SourcesTable({ sources, selected, toggle, askDelete }: ViewProps) {
   return <DataTable rows={sources} columns={columns} rowKey={(source) => source.id} />;
 }
 
-function SourceCards({ sources, selected, toggle, askDelete }: ViewProps) {
+function SourceCards({ sources, isActive, setActive, askDelete }: ViewProps) {
   return (
     <Grid columns={{ initial: "1", sm: "2", lg: "3" }} gap="3">
       {sources.map((source) => (
@@ -72,12 +73,17 @@ function SourceCards({ sources, selected, toggle, askDelete }: ViewProps) {
           menu={<ActionsMenu source={source} onDelete={() => askDelete(source)} />}
         >
           <Flex direction="column" gap="1">
-            <SelectionSwitch checked={selected.has(source.id)} onToggle={() => toggle(source.id)} />
+            <ActiveSwitch
+              badge={false}
+              name={source.sourceName}
+              checked={isActive(source)}
+              onChange={(on) => setActive(source.id, on)}
+            />
             <Text size="2">File Type: {source.fileType}</Text>
             <Text size="2">
               Active:{" "}
-              <Badge color={source.activeStatus ? "green" : "gray"}>
-                {source.activeStatus ? "Yes" : "No"}
+              <Badge color={isActive(source) ? "green" : "gray"}>
+                {isActive(source) ? "Yes" : "No"}
               </Badge>
             </Text>
             <Text size="2">From Email: {source.fromEmail}</Text>
@@ -96,7 +102,7 @@ export default function SourceListPage() {
     loggedLoader(fetchSources, "Error fetching order tracking sources"),
   );
   const sources = list.data ?? (list.error ? [] : undefined);
-  const { selected, toggle } = useSelection();
+  const { isActive, setActive } = useActiveToggles();
 
   const remove = removeListedRow(list, deleteSource, "Error deleting order tracking source");
 
@@ -108,10 +114,20 @@ export default function SourceListPage() {
       rows={sources}
       loadingLabel="Loading order tracking sources"
       table={(rows, { askDelete }) => (
-        <SourcesTable sources={rows} selected={selected} toggle={toggle} askDelete={askDelete} />
+        <SourcesTable
+          sources={rows}
+          isActive={isActive}
+          setActive={setActive}
+          askDelete={askDelete}
+        />
       )}
       cards={(rows, { askDelete }) => (
-        <SourceCards sources={rows} selected={selected} toggle={toggle} askDelete={askDelete} />
+        <SourceCards
+          sources={rows}
+          isActive={isActive}
+          setActive={setActive}
+          askDelete={askDelete}
+        />
       )}
       emptyCards="No order tracking sources found."
       deletion={{ nameOf: (source) => source.sourceName, remove }}

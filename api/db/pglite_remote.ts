@@ -1,0 +1,254 @@
+/**
+ * The `Db` over PGlite running in a worker of its own (api/db/pglite_worker.ts; the design in
+ * docs/architecture.md, "The embedded database"). PGlite has one connection, so statements take
+ * turns here in arrival order: a statement outside a transaction waits for its turn, runs, and
+ * gives the turn back; a transaction keeps the turn from `begin` to `commit`, and its statements
+ * carry its id so that only they reach the worker meanwhile. The main thread only posts messages
+ * and awaits answers, so it answers requests (`/health`, static files) while a statement runs.
+ */
+import {
+  type Db,
+  type QueryOptions,
+  type Row,
+  savepoint,
+  type TransactionOptions,
+} from "./client.ts";
+import { errorFrom, type Reply, type Request } from "./pglite_protocol.ts";
+
+type Body = Request extends infer R ? R extends { id: number } ? Omit<R, "id"> : never : never;
+
+/** How long a background transaction lets a request's next statement go first. */
+const BACKGROUND_GRACE_MS = 10;
+/**
+ * A background transaction waits for a quiet moment at most this long, or as long as the last
+ * one held the connection when that is longer (so that under constant load an import still gets
+ * half of the connection), then goes anyway.
+ */
+const BACKGROUND_MAX_WAIT_MS = 100;
+
+/**
+ * Whose turn it is on the one connection. Statements and transactions are served first come,
+ * first served; background transactions (an import's batches) go only when no other statement
+ * waits and none arrived for BACKGROUND_GRACE_MS (a request sends its statements one after
+ * another, so without the grace a batch would slip in between each two of them), but after
+ * BACKGROUND_MAX_WAIT_MS they go next in any case, so that an import progresses under any load.
+ */
+function turns() {
+  let busy = false;
+  // When a statement nobody waits for holds the turn (then its end is not a request's pause).
+  let holderBackground = false;
+  let heldSince = 0;
+  let lastBackgroundMs = 0;
+  let lastForeground = 0;
+  const overdue = (since: number) =>
+    performance.now() - since >= Math.max(BACKGROUND_MAX_WAIT_MS, lastBackgroundMs);
+  const waiting: Array<() => void> = [];
+  const background: Array<{ grant(): void; since: number }> = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+
+  const grantBackground = () => {
+    timer = undefined;
+    if (busy || !background.length) return;
+    const first = background[0];
+    const late = overdue(first.since);
+    const quiet = performance.now() - lastForeground >= BACKGROUND_GRACE_MS;
+    if (!late && (waiting.length || !quiet)) {
+      if (!waiting.length) timer = setTimeout(grantBackground, BACKGROUND_GRACE_MS);
+      return;
+    }
+    background.shift();
+    busy = true;
+    holderBackground = true;
+    heldSince = performance.now();
+    first.grant();
+  };
+
+  return {
+    /** Waits for the turn; rejects when `signal` aborts first (the statement never starts). */
+    async take(signal?: AbortSignal): Promise<void> {
+      signal?.throwIfAborted();
+      lastForeground = performance.now();
+      if (!busy && !background.some((b) => overdue(b.since))) {
+        busy = true;
+        return;
+      }
+      await new Promise<void>((resolve, reject) => {
+        const next = () => {
+          signal?.removeEventListener("abort", abort);
+          resolve();
+        };
+        const abort = () => {
+          const at = waiting.indexOf(next);
+          if (at >= 0) waiting.splice(at, 1);
+          reject(signal?.reason);
+        };
+        signal?.addEventListener("abort", abort, { once: true });
+        waiting.push(next);
+        // The connection may be free while an overdue background transaction is about to go.
+        if (!busy && !timer) timer = setTimeout(grantBackground, 0);
+      });
+    },
+    /** Waits for the turn as a background transaction (see above). */
+    async takeBackground(): Promise<void> {
+      await new Promise<void>((resolve) => {
+        background.push({ grant: resolve, since: performance.now() });
+        if (!busy && !timer) timer = setTimeout(grantBackground, BACKGROUND_GRACE_MS);
+      });
+    },
+    give(): void {
+      busy = false;
+      // A request's next statement follows the end of its previous one within a few ms.
+      if (holderBackground) lastBackgroundMs = performance.now() - heldSince;
+      else lastForeground = performance.now();
+      holderBackground = false;
+      if (background.length && overdue(background[0].since)) {
+        const first = background.shift()!;
+        busy = true;
+        holderBackground = true;
+        heldSince = performance.now();
+        first.grant();
+        return;
+      }
+      const next = waiting.shift();
+      if (next) {
+        lastForeground = performance.now();
+        busy = true;
+        next();
+        return;
+      }
+      if (background.length && !timer) timer = setTimeout(grantBackground, BACKGROUND_GRACE_MS);
+    },
+    /** Stops the grace timer (the database is closing). */
+    stop(): void {
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * Starts the worker and opens PGlite in `dataDir` inside it; `onClose` runs after the worker has
+ * ended (the data directory's lock is released there).
+ */
+export async function openPgliteWorker(
+  dataDir: string,
+  onClose: () => Promise<void>,
+): Promise<Db> {
+  const worker = new Worker(new URL("./pglite_worker.ts", import.meta.url), { type: "module" });
+  const pending = new Map<number, { resolve(r: Reply): void; reject(e: Error): void }>();
+  let nextId = 0;
+  let broken: Error | null = null;
+
+  worker.onmessage = (event: MessageEvent<Reply>) => {
+    const waiter = pending.get(event.data.id);
+    pending.delete(event.data.id);
+    waiter?.resolve(event.data);
+  };
+  worker.onerror = (event: ErrorEvent) => {
+    // An error the worker did not catch (out of memory in WASM, say): nothing more can run.
+    event.preventDefault();
+    broken = new Error(`The embedded database stopped: ${event.message}`);
+    for (const waiter of pending.values()) waiter.reject(broken);
+    pending.clear();
+  };
+
+  const send = (body: Body): Promise<Reply> => {
+    if (broken) return Promise.reject(broken);
+    const id = ++nextId;
+    // Where the statement was sent from: a failure's stack points at the query site.
+    const origin = new Error();
+    return new Promise<Reply>((resolve, reject) => {
+      pending.set(id, {
+        resolve: (reply) => reply.error ? reject(errorFrom(reply.error, origin)) : resolve(reply),
+        reject,
+      });
+      worker.postMessage({ id, ...body });
+    });
+  };
+
+  try {
+    await send({ type: "open", dataDir });
+  } catch (error) {
+    worker.terminate();
+    throw error;
+  }
+
+  const turn = turns();
+  let nextTx = 0;
+  let closed = false;
+
+  /** Statements of the transaction `tx` (null: each takes its own turn). */
+  const handle = (tx: number | null, state = { done: false, savepoints: 0 }): Db => {
+    const run = async (body: Body, signal?: AbortSignal): Promise<Reply> => {
+      if (tx !== null) {
+        if (state.done) throw new Error("Transaction is closed");
+        signal?.throwIfAborted();
+        return await send(body);
+      }
+      await turn.take(signal);
+      try {
+        // Aborted while it waited for its turn: it never starts.
+        signal?.throwIfAborted();
+        return await send(body);
+      } finally {
+        turn.give();
+      }
+    };
+    return {
+      kind: "pglite",
+      async query<T = Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
+        const reply = await run({ type: "query", sql, params, tx }, options?.signal);
+        return (reply.rows ?? []) as T[];
+      },
+      async exec(sql: string) {
+        await run({ type: "exec", sql, tx });
+      },
+      async transaction<T>(fn: (tx: Db) => Promise<T>, options?: TransactionOptions): Promise<T> {
+        if (tx !== null) {
+          const inner = handle(tx, state);
+          return await savepoint(inner, `sp${++state.savepoints}`, fn);
+        }
+        if (options?.background) await turn.takeBackground();
+        else await turn.take();
+        const id = ++nextTx;
+        const inner = { done: false, savepoints: 0 };
+        try {
+          await send({ type: "begin", tx: id });
+          let result: T;
+          try {
+            result = await fn(handle(id, inner));
+          } catch (error) {
+            inner.done = true;
+            await send({ type: "rollback", tx: id }).catch(() => {});
+            throw error;
+          }
+          inner.done = true;
+          await send({ type: "commit", tx: id });
+          return result;
+        } finally {
+          turn.give();
+        }
+      },
+      async close() {
+        if (closed) return;
+        closed = true;
+        turn.stop();
+        try {
+          // A worker that does not answer within 10 s is ended all the same.
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          await Promise.race([
+            send({ type: "close" }).catch(() => {}),
+            new Promise((resolve) => timer = setTimeout(resolve, 10_000)),
+          ]);
+          clearTimeout(timer);
+        } finally {
+          worker.terminate();
+          broken ??= new Error("The database is closed.");
+          for (const waiter of pending.values()) waiter.reject(broken);
+          pending.clear();
+          await onClose();
+        }
+      },
+    };
+  };
+  return handle(null);
+}

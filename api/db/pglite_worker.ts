@@ -1,0 +1,78 @@
+/**
+ * PGlite in a Deno Worker of its own (docs/architecture.md, "The embedded database"): the WASM
+ * PostgreSQL runs its statements here, so the thread that answers requests never waits on one.
+ * The protocol is small and the main thread (api/db/pglite_remote.ts) is its only client:
+ *
+ * - `{ type: "open", dataDir }` → `{ type: "opened" }` or `{ type: "failed", error }`;
+ * - `{ id, type: "query", sql, params, tx }` → `{ id, rows }`; `exec` → `{ id }`;
+ *   `begin` / `commit` / `rollback` with the transaction's id `tx`;
+ * - `{ id, type: "close" }` → `{ id }`, after which the main thread terminates the worker.
+ *
+ * Every failure comes back as `{ id, error }`, the error's fields copied (SQLSTATE `code`,
+ * `constraint`, `detail`, …) so that callers see the same error shape as before.
+ */
+/// <reference lib="deno.worker" />
+import { PGlite, types as pgliteTypes } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { errorFields, type Request } from "./pglite_protocol.ts";
+
+// int8 and numeric come back as numbers, as on PostgreSQL (api/db/client.ts).
+const toNumber = (value: string) => Number(value);
+
+let pg: PGlite | null = null;
+// The transaction now open (PGlite has one connection): a statement of another one is refused,
+// which only a bug in the main thread's queue could cause.
+let openTx: number | null = null;
+
+async function handle(message: Request): Promise<Record<string, unknown>> {
+  if (message.type === "open") {
+    pg = await PGlite.create({
+      dataDir: message.dataDir,
+      extensions: { pg_trgm },
+      parsers: { [pgliteTypes.INT8]: toNumber, [pgliteTypes.NUMERIC]: toNumber },
+    });
+    return {};
+  }
+  if (!pg) throw new Error("The embedded database is not open.");
+  if (message.type === "close") {
+    await pg.close();
+    pg = null;
+    return {};
+  }
+  if (message.tx !== openTx && message.type !== "begin") {
+    throw new Error(`Statement of transaction ${message.tx} while ${openTx} is open.`);
+  }
+  switch (message.type) {
+    case "query":
+      return { rows: (await pg.query(message.sql, message.params as unknown[])).rows };
+    case "exec":
+      await pg.exec(message.sql);
+      return {};
+    case "begin":
+      if (openTx !== null) throw new Error(`Transaction ${openTx} is still open.`);
+      await pg.exec("begin");
+      openTx = message.tx;
+      return {};
+    case "commit": {
+      openTx = null;
+      const [result] = await pg.exec("commit");
+      // A failed statement whose error the caller swallowed turns COMMIT into ROLLBACK; PGlite's
+      // own transaction() reports it the same way.
+      if (result?.command === "ROLLBACK") throw new Error("The transaction was rolled back.");
+      return {};
+    }
+    case "rollback":
+      openTx = null;
+      await pg.exec("rollback");
+      return {};
+  }
+}
+
+self.onmessage = async (event: MessageEvent<Request>) => {
+  const message = event.data;
+  try {
+    self.postMessage({ id: message.id, ...await handle(message) });
+  } catch (error) {
+    self.postMessage({ id: message.id, error: errorFields(error) });
+  }
+};

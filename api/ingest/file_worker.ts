@@ -1,0 +1,43 @@
+/**
+ * The worker of the file-work pool (api/ingest/file_work.ts): reads supplier and order files and
+ * runs the inventory engine away from the thread that answers requests. One task at a time;
+ * the pool terminates a worker whose task passes the time limit and starts a new one.
+ *
+ * Message in: `{ id, task, input }`; out: `{ id, output }` or `{ id, error }`, with the
+ * ArrayBuffers of the output transferred (the inventory's generated file is not copied).
+ */
+/// <reference lib="deno.worker" />
+import { readTable } from "../../shared/files/mod.ts";
+import { processInventory } from "../../shared/inventory/mod.ts";
+import { errorFields } from "../db/pglite_protocol.ts";
+import type { FileTask } from "./file_work.ts";
+
+const tasks: { [K in FileTask["task"]]: (input: never) => Promise<unknown> } = {
+  readTable: (input: Extract<FileTask, { task: "readTable" }>["input"]) =>
+    readTable(input.bytes, input.options),
+  processInventory: (input: Extract<FileTask, { task: "processInventory" }>["input"]) =>
+    processInventory(input),
+};
+
+/** The ArrayBuffers under `value` (a few levels deep) that can move instead of being copied. */
+function buffersOf(value: unknown, found = new Set<ArrayBuffer>(), depth = 0): ArrayBuffer[] {
+  if (value instanceof Uint8Array) {
+    if (value.buffer instanceof ArrayBuffer) found.add(value.buffer);
+  } else if (value && typeof value === "object" && depth < 4 && !Array.isArray(value)) {
+    for (const inner of Object.values(value)) buffersOf(inner, found, depth + 1);
+  }
+  return [...found];
+}
+
+self.onmessage = async (event: MessageEvent<FileTask & { id: number }>) => {
+  const { id, task, input } = event.data;
+  try {
+    const output = await tasks[task](input as never);
+    self.postMessage({ id, output }, { transfer: buffersOf(output) });
+  } catch (error) {
+    self.postMessage({ id, error: errorFields(error) });
+  }
+};
+
+// The pool starts a task's clock only once the modules above are loaded.
+self.postMessage({ ready: true });

@@ -1,0 +1,75 @@
+/**
+ * Batched imports (docs/architecture.md, "Batched imports"): an order file is written in
+ * batches of IMPORT_BATCH_ROWS, each committed with the run's ledger; a run cut off between
+ * batches (a lost connection) stays queued and its next attempt applies the remaining batches,
+ * so every order is written once and the run's counts are the whole file's.
+ */
+import assert from "node:assert/strict";
+import type { Db } from "../../db/client.ts";
+import { createRun, getRun, processRun } from "../../ingest/import_runs.ts";
+import { ADMIN_PASSWORD, startTestServer } from "../../../tests/support/server.ts";
+import { testClient } from "../../../tests/support/http.ts";
+import { createSource } from "../../../tests/support/order_tracking.ts";
+import { orderFile } from "../../../tests/support/import_load.ts";
+
+/** `db` whose transactions fail with a lost connection from the `failAt`-th one on. */
+function cutOff(db: Db, failAt: number): Db {
+  let count = 0;
+  return {
+    ...db,
+    kind: db.kind,
+    query: db.query.bind(db),
+    exec: db.exec.bind(db),
+    close: db.close.bind(db),
+    transaction(fn) {
+      if (++count >= failAt) {
+        return Promise.reject(Object.assign(new Error("connection lost"), { code: "08006" }));
+      }
+      return db.transaction(fn);
+    },
+  };
+}
+
+Deno.test("a batched import cut off between batches resumes and writes each order once", async () => {
+  const server = await startTestServer({ env: { IMPORT_BATCH_ROWS: "100" } });
+  try {
+    const admin = testClient(server.url);
+    await admin.login("admin", ADMIN_PASSWORD);
+    const sourceId = await createSource(admin, { uniqueColumn: "CustomerPoNumber" });
+    const deps = server.server.deps;
+    const runId = await deps.db.transaction((tx) =>
+      createRun(tx, {
+        feed: "order-tracking",
+        sourceId,
+        trigger: "cli",
+        fileName: "orders.csv",
+        bytes: orderFile(1050),
+      })
+    );
+    // The 5th transaction fails: four batches are written, the run stays queued.
+    await assert.rejects(processRun({ ...deps, db: cutOff(deps.db, 5) }, runId), /connection lost/);
+    const [ledger] = await deps.db.query<{ status: string; done: number }>(
+      "select status, batches_done as done from import_runs where id = $1",
+      [runId],
+    );
+    assert.deepEqual(ledger, { status: "queued", done: 4 });
+    const [{ n: partly }] = await deps.db.query<{ n: number }>(
+      "select count(*)::int as n from orders",
+    );
+    assert.equal(partly, 400);
+
+    assert.equal(await processRun(deps, runId), "succeeded");
+    const run = await getRun(deps.db, runId);
+    assert.equal(run.counts.inserted, 1050);
+    assert.equal(run.counts.rows, 1050);
+    const [{ n, keys }] = await deps.db.query<{ n: number; keys: number }>(
+      "select count(*)::int as n, count(distinct unique_key)::int as keys from orders",
+    );
+    assert.deepEqual({ n, keys }, { n: 1050, keys: 1050 });
+    // Done runs are left alone: a repeated job changes nothing.
+    assert.equal(await processRun(deps, runId), "succeeded");
+    assert.equal((await getRun(deps.db, runId)).counts.inserted, 1050);
+  } finally {
+    await server.close();
+  }
+});

@@ -1,0 +1,524 @@
+/**
+ * Many staff at once (DESIGN.md section 10, issue 29): the application started as people start
+ * it (`api/main.ts` in a process of its own, with its background jobs), an order table of
+ * BENCH_LOAD_ORDERS orders, and staff signed in with their own sessions.
+ *
+ * - *staff*: each member acts every 3–10 s at random (the order list as people use it: empty,
+ *   1–3 characters, a broad term, one PO, a deep sorted page; an order; a note; the home page;
+ *   the runs; the sources) while a 20,000-row order file is imported over the API at the start
+ *   of each level. Levels from BENCH_LOAD_STAFF ("10,50,200,1000"), BENCH_LOAD_SECONDS each.
+ * - *capacity*: 50 connections without think time for BENCH_LOAD_CAPACITY_SECONDS, set beside
+ *   the same queries called straight on the database (PostgreSQL) at the same concurrency.
+ * - `/health` is asked every 200 ms throughout; the server process's CPU and memory are read
+ *   from /proc.
+ *
+ * `BENCH_ONLY=load deno task bench` runs it alone; BENCH_LOAD_DB ("pglite,postgres") picks the
+ * databases; PostgreSQL from BENCH_DATABASE_URL or DATABASE_URL (a database `bench_load` is
+ * created on it and dropped after). Loopback only; every loop is bounded in time.
+ */
+import postgres from "postgres";
+import { openDb } from "../api/db/client.ts";
+import { migrate } from "../api/db/migrate.ts";
+import { hashPassword } from "../api/auth/password.ts";
+import { searchOrders } from "../api/order_tracking/search.ts";
+import { findOrder, orderUpdateStats, saveNote } from "../api/order_tracking/queries.ts";
+import { createSource, csvText, fillOrders, HEADERS, orderRows } from "./order_tracking_bench.ts";
+import { processUsage, startProcess } from "./app_process.ts";
+import { quantile } from "./stats.ts";
+import { LoadError, type Recorder, signIn, type Staff } from "./load_client.ts";
+
+const env = (name: string, fallback: string) => Deno.env.get(name) ?? fallback;
+const ORDERS = Number(env("BENCH_LOAD_ORDERS", "200000"));
+const LEVELS = env("BENCH_LOAD_STAFF", "10,50,200,1000").split(",").map(Number);
+const LEVEL_SECONDS = Number(env("BENCH_LOAD_SECONDS", "60"));
+const CAPACITY_SECONDS = Number(env("BENCH_LOAD_CAPACITY_SECONDS", "20"));
+const CAPACITY_CONNECTIONS = 50;
+const IMPORT_ROWS = Number(env("BENCH_LOAD_IMPORT_ROWS", "20000"));
+const DATABASES = env("BENCH_LOAD_DB", "pglite,postgres").split(",").map((s) => s.trim());
+const PG_URL = Deno.env.get("BENCH_DATABASE_URL") ?? Deno.env.get("DATABASE_URL") ??
+  "postgres://postgres@127.0.0.1:5432/test";
+const PASSWORD = "bench-load-password";
+
+// ---------------------------------------------------------------------------------------------
+// Figures
+
+/** Latencies per kind, with failures counted. */
+class Figures implements Recorder {
+  readonly ms = new Map<string, number[]>();
+  readonly failures = new Map<string, number>();
+  readonly errors: string[] = [];
+  record(kind: string, ms: number, ok: boolean) {
+    if (!this.ms.has(kind)) this.ms.set(kind, []);
+    this.ms.get(kind)!.push(ms);
+    if (!ok) this.failures.set(kind, (this.failures.get(kind) ?? 0) + 1);
+  }
+  get total() {
+    return [...this.ms.values()].reduce((sum, list) => sum + list.length, 0);
+  }
+  get failed() {
+    return [...this.failures.values()].reduce((sum, n) => sum + n, 0);
+  }
+}
+
+/** Where the staff's requests are recorded: each phase points it at its own figures. */
+const sink = { target: new Figures() };
+const recorder: Recorder = { record: (kind, ms, ok) => sink.target.record(kind, ms, ok) };
+
+const fmt = (ms: number) => Number.isNaN(ms) ? "–" : ms < 10 ? ms.toFixed(1) : ms.toFixed(0);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** CPU seconds used so far by every process whose command is `name` (e.g. the PostgreSQL backends). */
+function commandCpu(name: string): number {
+  let ticks = 0;
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    try {
+      const stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== name) continue;
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch { /* the process ended meanwhile */ }
+  }
+  return ticks / 100;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The application under load
+
+/** Starts the app as `deno task start` runs it, in a process of its own. */
+async function startApp(database: Record<string, string>): Promise<App> {
+  const app = await startProcess("web", {
+    ...database,
+    HOST: "127.0.0.1",
+    ADMIN_PASSWORD: PASSWORD,
+    LOG_LEVEL: "warn",
+    OUTBOUND_ALLOW: "127.0.0.0/8",
+  });
+  return { url: app.url!, pid: app.pid, stop: app.stop };
+}
+
+interface App {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+interface Prepared {
+  label: string;
+  database: Record<string, string>;
+  /** The same queries straight on the database (PostgreSQL only). */
+  direct?: () => ReturnType<typeof openDb>;
+  cleanup(): Promise<void>;
+}
+
+/** Fills a fresh database with the orders, the order tracking source and the staff users. */
+async function prepare(kind: string, staffCount: number): Promise<Prepared> {
+  let database: Record<string, string>;
+  let cleanup: () => Promise<void>;
+  let open: () => ReturnType<typeof openDb>;
+  if (kind === "postgres") {
+    const admin = postgres(PG_URL, { max: 1, onnotice: () => {} });
+    await admin.unsafe("drop database if exists bench_load with (force)");
+    await admin.unsafe("create database bench_load");
+    await admin.end();
+    const url = new URL(PG_URL);
+    url.pathname = "/bench_load";
+    database = { DATABASE_URL: url.href };
+    open = () => openDb({ url: url.href });
+    cleanup = async () => {
+      const again = postgres(PG_URL, { max: 1, onnotice: () => {} });
+      await again.unsafe("drop database if exists bench_load with (force)");
+      await again.end();
+    };
+  } else {
+    const dir = await Deno.makeTempDir({ prefix: "bench-load-" });
+    database = { DATA_DIR: dir };
+    open = () => openDb({ dataDir: `${dir}/pglite` });
+    cleanup = () => Deno.remove(dir, { recursive: true });
+  }
+  const db = await open();
+  try {
+    await migrate(db);
+    const sourceId = await createSource(db);
+    await fillOrders(db, sourceId, ORDERS);
+    const hash = await hashPassword(PASSWORD);
+    await db.query(
+      `insert into users (username, password_hash, email, active_status, order_user,
+         inventory_user, submission_user)
+       select 'staff-' || i, $1, '', true, true, true, true from generate_series(1, $2) as i`,
+      [hash, staffCount],
+    );
+  } finally {
+    await db.close();
+  }
+  return {
+    label: kind === "postgres" ? "PostgreSQL" : "PGlite (embedded default)",
+    database,
+    direct: kind === "postgres" ? open : undefined,
+    cleanup,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// What staff do
+
+const LETTERS = "abcdefghiklmnoprstuvw";
+const pick = <T>(list: readonly T[]) => list[Math.floor(Math.random() * list.length)];
+const po = () => `PO-${String(1 + Math.floor(Math.random() * ORDERS)).padStart(7, "0")}`;
+const someOrder = () => 1 + Math.floor(Math.random() * ORDERS);
+
+/** The order list's requests as the screen sends them, by kind. */
+const SEARCHES: [string, () => Record<string, unknown>][] = [
+  ["list: no terms", () => ({})],
+  ["list: 1 character", () => ({ ShipToNameParam: pick([...LETTERS]) })],
+  ["list: 2 characters", () => ({ PoNumberParam: String(10 + Math.floor(Math.random() * 90)) })],
+  ["list: 3 characters", () => ({ ShipToNameParam: pick(["sto", "wal", "ren", "mar"]) })],
+  ["list: broad term", () => ({ SupplierNameParam: "Supplier" })],
+  ["list: one PO", () => ({ PoNumberParam: po() })],
+  ["list: page 200, sorted", () => ({ PageIndex: 200, SortParams: { customerName: true } })],
+];
+
+/** One action of a member of staff, chosen with the weights people show. */
+async function act(staff: Staff): Promise<void> {
+  const roll = Math.random();
+  if (roll < 0.55) {
+    const [kind, terms] = pick(SEARCHES);
+    await staff.call(kind, "POST", "/api/order-tracking/list", {
+      PageSize: 50,
+      PageIndex: 1,
+      AndOrParam: true,
+      ...terms(),
+    });
+  } else if (roll < 0.7) {
+    await staff.call("order", "GET", `/api/order-tracking/order/${someOrder()}`);
+  } else if (roll < 0.78) {
+    await staff.call("note", "POST", "/api/order-tracking/notes", {
+      orderId: someOrder(),
+      note: `called the supplier ${new Date().toISOString()}`,
+    });
+  } else if (roll < 0.9) {
+    await staff.call("home stats", "GET", "/api/order-tracking/list/update-stats");
+  } else if (roll < 0.96) {
+    await staff.call("runs", "GET", "/api/import-runs?limit=50");
+  } else {
+    await staff.call("sources", "GET", "/api/order-tracking-sources/active");
+  }
+}
+
+/** Runs `work` until `until`, recording failures instead of stopping. */
+async function loop(figures: Figures, until: number, work: () => Promise<void>) {
+  while (performance.now() < until) {
+    try {
+      await work();
+    } catch (error) {
+      if (!(error instanceof LoadError)) figures.record("transport", 0, false);
+      if (figures.errors.length < 5) figures.errors.push(String(error).slice(0, 300));
+    }
+  }
+}
+
+/** `/health` every 200 ms until `until`. */
+async function probeHealth(url: string, until: number): Promise<number[]> {
+  const times: number[] = [];
+  while (performance.now() < until) {
+    const started = performance.now();
+    try {
+      const response = await fetch(`${url}/health`);
+      await response.body?.cancel();
+    } catch { /* counted as slow below */ }
+    times.push(performance.now() - started);
+    await sleep(Math.max(0, 200 - (performance.now() - started)));
+  }
+  return times;
+}
+
+function importFile(rows: number): Uint8Array {
+  // Orders that already exist (updates) and new ones, as a day's file has.
+  const lines = orderRows(rows).map((row, i) => {
+    const copy = [...row];
+    copy[0] = `PO-${String(i % 2 ? ORDERS + 1 + i : 1 + i).padStart(7, "0")}`;
+    return copy;
+  });
+  return new TextEncoder().encode(csvText([HEADERS, ...lines]));
+}
+
+// ---------------------------------------------------------------------------------------------
+// The shapes
+
+interface LevelResult {
+  staff: number;
+  figures: Figures;
+  health: number[];
+  importS: number | null;
+  cpuShare: number;
+  rssMB: number;
+}
+
+async function idleMedians(staff: Staff): Promise<Map<string, number>> {
+  const figures = sink.target = new Figures();
+  for (let round = 0; round < 15; round++) {
+    for (const [kind, terms] of SEARCHES) {
+      await staff.call(kind, "POST", "/api/order-tracking/list", {
+        PageSize: 50,
+        PageIndex: 1,
+        AndOrParam: true,
+        ...terms(),
+      });
+    }
+    for (
+      const [kind, method, path, body] of [
+        ["order", "GET", `/api/order-tracking/order/${someOrder()}`],
+        ["note", "POST", "/api/order-tracking/notes", { orderId: someOrder(), note: "idle" }],
+        ["home stats", "GET", "/api/order-tracking/list/update-stats"],
+        ["runs", "GET", "/api/import-runs?limit=50"],
+        ["sources", "GET", "/api/order-tracking-sources/active"],
+      ] as [string, string, string, unknown?][]
+    ) {
+      await staff.call(kind, method, path, body);
+    }
+  }
+  return new Map([...figures.ms].map(([kind, list]) => [kind, quantile(list, 0.5)]));
+}
+
+async function staffLevel(
+  app: App,
+  staff: Staff[],
+  importer: Staff,
+  sourceId: number,
+  file: Uint8Array,
+): Promise<LevelResult> {
+  const figures = sink.target = new Figures();
+  const started = performance.now();
+  const until = started + LEVEL_SECONDS * 1000;
+  const before = processUsage(app.pid);
+  const health = probeHealth(app.url, until);
+  let importS: number | null = null;
+  const importing = (async () => {
+    const t = performance.now();
+    try {
+      await importer.upload(
+        `import (${IMPORT_ROWS.toLocaleString("en")} rows)`,
+        `/api/order-tracking-sources/${sourceId}/import`,
+        "orders.csv",
+        file,
+      );
+      importS = (performance.now() - t) / 1000;
+    } catch (error) {
+      figures.errors.push(String(error).slice(0, 300));
+    }
+  })();
+  await Promise.all(staff.map(async (member) => {
+    // Spread the first actions over the think time, as people arrive over time.
+    await sleep(Math.random() * 10_000);
+    await loop(figures, until, async () => {
+      await act(member);
+      await sleep(3000 + Math.random() * 7000);
+    });
+  }));
+  await importing;
+  const after = processUsage(app.pid);
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    staff: staff.length,
+    figures,
+    health: await health,
+    importS,
+    cpuShare: (after.cpuS - before.cpuS) / seconds,
+    rssMB: after.rssMB,
+  };
+}
+
+async function capacity(staff: Staff[]): Promise<{ rate: number; figures: Figures }> {
+  const figures = sink.target = new Figures();
+  const started = performance.now();
+  const until = started + CAPACITY_SECONDS * 1000;
+  await Promise.all(staff.map((member) => loop(figures, until, () => act(member))));
+  return { rate: figures.total / ((performance.now() - started) / 1000), figures };
+}
+
+/** The same mix's queries called straight on the database at the same concurrency. */
+async function directCapacity(open: () => ReturnType<typeof openDb>): Promise<number> {
+  const db = await open();
+  try {
+    let done = 0;
+    const until = performance.now() + CAPACITY_SECONDS * 1000;
+    const started = performance.now();
+    await Promise.all(
+      Array.from({ length: CAPACITY_CONNECTIONS }, async () => {
+        while (performance.now() < until) {
+          const roll = Math.random();
+          if (roll < 0.55) {
+            const [, terms] = pick(SEARCHES);
+            await searchOrders(
+              db,
+              {
+                PageSize: 50,
+                PageIndex: 1,
+                AndOrParam: true,
+                ...terms(),
+              } as Parameters<typeof searchOrders>[1],
+            );
+          } else if (roll < 0.7) await findOrder(db, someOrder());
+          else if (roll < 0.78) await saveNote(db, someOrder(), "direct");
+          else if (roll < 0.9) await orderUpdateStats(db);
+          else await db.query("select id from import_runs order by id desc limit 50");
+          done++;
+        }
+      }),
+    );
+    return done / ((performance.now() - started) / 1000);
+  } finally {
+    await db.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The section
+
+function levelRows(result: LevelResult, idle: Map<string, number>): string[] {
+  const rows: string[] = [];
+  let worst = 0;
+  for (const [kind, list] of [...result.figures.ms].sort(([a], [b]) => a.localeCompare(b))) {
+    const idleMedian = idle.get(kind);
+    const ratio = idleMedian ? quantile(list, 0.95) / idleMedian : NaN;
+    if (!Number.isNaN(ratio) && !kind.startsWith("import")) worst = Math.max(worst, ratio);
+    rows.push(
+      `| ${result.staff} | ${kind} | ${list.length} | ${fmt(quantile(list, 0.5))} | ${
+        fmt(quantile(list, 0.95))
+      } | ${fmt(quantile(list, 0.99))} | ${idleMedian ? fmt(idleMedian) : "–"} | ${
+        Number.isNaN(ratio) ? "–" : ratio.toFixed(1) + " ×"
+      } | ${result.figures.failures.get(kind) ?? 0} |`,
+    );
+  }
+  rows.push(
+    `| ${result.staff} | \`/health\` every 200 ms | ${result.health.length} | ${
+      fmt(quantile(result.health, 0.5))
+    } | ${fmt(quantile(result.health, 0.95))} | ${fmt(quantile(result.health, 0.99))} | | max ${
+      fmt(Math.max(...result.health))
+    } | 0 |`,
+  );
+  rows.push(
+    `| ${result.staff} | **level** | ${result.figures.total} requests | server CPU ${
+      (result.cpuShare * 100).toFixed(0)
+    } % of a core | RSS ${result.rssMB.toFixed(0)} MB | import ${
+      result.importS === null ? "failed" : result.importS.toFixed(1) + " s"
+    } | | worst p95 ÷ idle ${worst.toFixed(1)} × | ${result.figures.failed} |`,
+  );
+  return rows;
+}
+
+async function runOn(kind: string): Promise<string[]> {
+  const maxStaff = Math.max(...LEVELS, CAPACITY_CONNECTIONS);
+  console.log(`load: preparing ${kind} with ${ORDERS} orders and ${maxStaff} staff`);
+  const prepared = await prepare(kind, maxStaff + 1);
+  const app = await startApp(prepared.database);
+  const lines: string[] = [`### ${prepared.label}`, ""];
+  try {
+    const staff: Staff[] = [];
+    // Signing in costs an Argon2 check each: in groups, as people arrive.
+    for (let i = 0; i < maxStaff; i += 20) {
+      const group = Array.from({ length: Math.min(20, maxStaff - i) }, (_, j) => i + j + 1);
+      staff.push(
+        ...await Promise.all(
+          group.map((n) => signIn(app.url, `staff-${n}`, PASSWORD, recorder)),
+        ),
+      );
+    }
+    const importer = await signIn(app.url, `staff-${maxStaff + 1}`, PASSWORD, recorder);
+    const sources = await importer.call("sources", "GET", "/api/order-tracking-sources/active") as {
+      id: number;
+    }[];
+    const sourceId = sources[0].id;
+    const file = importFile(IMPORT_ROWS);
+
+    const idle = await idleMedians(staff[0]);
+    const t = performance.now();
+    await importer.upload(
+      "import",
+      `/api/order-tracking-sources/${sourceId}/import`,
+      "orders.csv",
+      file,
+    );
+    const idleImportS = (performance.now() - t) / 1000;
+    lines.push(
+      `Idle: ${IMPORT_ROWS.toLocaleString("en")}-row import alone ${idleImportS.toFixed(1)} s.`,
+      "",
+      "| staff | kind | requests | p50 ms | p95 ms | p99 ms | idle median ms | p95 ÷ idle | errors |",
+      "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    );
+    for (const level of LEVELS) {
+      console.log(`load: ${kind}, ${level} staff for ${LEVEL_SECONDS} s`);
+      const result = await staffLevel(app, staff.slice(0, level), importer, sourceId, file);
+      lines.push(...levelRows(result, idle));
+      if (result.figures.errors.length) {
+        console.log(`  first errors: ${result.figures.errors.join(" | ")}`);
+      }
+    }
+    console.log(`load: ${kind}, capacity at ${CAPACITY_CONNECTIONS} connections`);
+    const before = processUsage(app.pid);
+    const pgBefore = commandCpu("postgres");
+    const generatorBefore = processUsage(Deno.pid);
+    const t0 = performance.now();
+    const cap = await capacity(staff.slice(0, CAPACITY_CONNECTIONS));
+    const elapsed = (performance.now() - t0) / 1000;
+    const after = processUsage(app.pid);
+    const cpu = (after.cpuS - before.cpuS) / elapsed;
+    const pgCpu = (commandCpu("postgres") - pgBefore) / elapsed;
+    const generatorCpu = (processUsage(Deno.pid).cpuS - generatorBefore.cpuS) / elapsed;
+    lines.push("");
+    const direct = prepared.direct ? await directCapacity(prepared.direct) : null;
+    lines.push(
+      `Capacity, ${CAPACITY_CONNECTIONS} connections without think time, ${CAPACITY_SECONDS} s: ` +
+        `**${cap.rate.toFixed(0)} req/s** through the app (${cap.figures.failed} errors; server ` +
+        `process ${(cpu * 100).toFixed(0)} % of a core, PostgreSQL processes ${
+          (pgCpu * 100).toFixed(0)
+        } %, this generator ${(generatorCpu * 100).toFixed(0)} %; p95 ${
+          fmt(quantile([...cap.figures.ms.values()].flat(), 0.95))
+        } ms)` +
+        (direct === null
+          ? "."
+          : `; the same queries straight on the database: ${direct.toFixed(0)} req/s, so the ` +
+            `app reaches **${(cap.rate / direct * 100).toFixed(0)} %** of the database's rate.`),
+      "",
+      `Server memory at the end: ${processUsage(app.pid).rssMB.toFixed(0)} MB resident, peak ${
+        processUsage(app.pid).peakMB.toFixed(0)
+      } MB.`,
+      "",
+    );
+  } finally {
+    await app.stop();
+    await prepared.cleanup();
+  }
+  return lines;
+}
+
+/** Runs the load shapes and returns the "## Load and soak" section of docs/benchmarks.md. */
+export async function loadSection(machine: string): Promise<string> {
+  const started = new Date();
+  const loadBefore = Deno.loadavg();
+  const parts: string[] = [];
+  for (const kind of DATABASES) parts.push(...await runOn(kind));
+  const loadAfter = Deno.loadavg();
+  return [
+    "## Load and soak",
+    "",
+    `Command: \`BENCH_ONLY=load deno task bench\` (BENCH_LOAD_ORDERS=${ORDERS}, BENCH_LOAD_STAFF=${
+      LEVELS.join(",")
+    }, BENCH_LOAD_SECONDS=${LEVEL_SECONDS}, BENCH_LOAD_DB=${
+      DATABASES.join(",")
+    }). Machine: ${machine}.`,
+    `Measured ${started.toISOString().slice(0, 16)}Z; load average ${
+      loadBefore.map((n) => n.toFixed(1)).join(" / ")
+    } before, ${loadAfter.map((n) => n.toFixed(1)).join(" / ")} after.`,
+    "The app runs as `deno task start` runs it (its own process, background jobs on); the",
+    "generator is this process. Each member of staff signs in with a session of their own and acts",
+    "every 3–10 s at random: 55 % order list (empty, 1–3 characters, a broad term, one PO, page",
+    "200 sorted), 15 % one order, 8 % a note, 12 % the home page's stats, 6 % runs, 4 % sources.",
+    `A ${IMPORT_ROWS.toLocaleString("en")}-row order file is imported over the API at the start`,
+    "of each level; `/health` is asked every 200 ms. Idle medians: one client, nothing else running.",
+    "",
+    ...parts,
+  ].join("\n");
+}
+
+if (import.meta.main) console.log(await loadSection("(run directly)"));
