@@ -113,13 +113,18 @@ export async function apiFetch(input: RequestInfo | URL, init?: RequestInit): Pr
 /** How much of an upload has been sent. */
 export type UploadProgress = (sent: number, total: number) => void;
 
-/** One multipart POST through XMLHttpRequest, the one browser API that reports upload progress. */
-function xhrPost(url: string, body: FormData, onProgress: UploadProgress): Promise<Response> {
+/** A body apiUpload sends: a multipart form, or JSON text (a save that carries a file as base64). */
+export type UploadBody = FormData | string;
+
+/** One POST through XMLHttpRequest, the one browser API that reports upload progress. */
+function xhrPost(url: string, body: UploadBody, onProgress: UploadProgress): Promise<Response> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open("POST", url);
     xhr.withCredentials = true;
     xhr.setRequestHeader("Accept", "application/json");
+    // JSON text as withDefaults sends it (the CSRF rule accepts a JSON content type).
+    if (typeof body === "string") xhr.setRequestHeader("Content-Type", "application/json");
     xhr.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(event.loaded, event.total);
     };
@@ -137,12 +142,12 @@ function xhrPost(url: string, body: FormData, onProgress: UploadProgress): Promi
 }
 
 /**
- * A multipart POST that reports its upload progress, with apiFetch's session rules (a 401
- * refreshes once and repeats the upload; a failed refresh ends the session).
+ * A POST (multipart, or JSON text) that reports its upload progress, with apiFetch's session
+ * rules (a 401 refreshes once and repeats the upload; a failed refresh ends the session).
  */
 export async function apiUpload(
   url: string,
-  body: FormData,
+  body: UploadBody,
   onProgress: UploadProgress,
 ): Promise<Response> {
   const response = await xhrPost(url, body, onProgress);

@@ -99,10 +99,21 @@ export function fetchEmailSourcePicker(signal?: AbortSignal): Promise<PickerPair
   >;
 }
 
-/** POST /api/inventory-sources/inventory/save; answers the stored source. */
+/**
+ * POST /api/inventory-sources/inventory/save; answers the stored source. With `onProgress`, the
+ * body goes through apiUpload and reports how much of it is sent.
+ */
 export function saveInventorySource(
   payload: InventorySourceSaveInput,
+  onProgress?: UploadProgress,
 ): Promise<InventorySource | undefined> {
+  if (onProgress) {
+    // With a sample file: through apiUpload, whose progress the page shows (issue 24).
+    const url = "/api/inventory-sources/inventory/save";
+    return call(apiUpload(url, JSON.stringify(payload), onProgress) as never) as Promise<
+      InventorySource | undefined
+    >;
+  }
   // deno-lint-ignore no-explicit-any
   return call(sources.inventory.save.$post({ json: payload as any })) as Promise<
     InventorySource | undefined

@@ -15,6 +15,7 @@ import { type DragEvent, type ReactNode, useId, useRef, useState } from "react";
 import { Link, useParams } from "wouter";
 import { DEBUG_SUCCESS_TEXT, failedResult } from "../../../../shared/contract/inventory.ts";
 import { ApiError, messageOr } from "../../api/call.ts";
+import { uploadPercent } from "../../components/upload_status.tsx";
 import { ErrorAlert } from "../../components/error_alert.tsx";
 import { SwitchField } from "../../components/form_fields.tsx";
 import { useResource } from "../../components/use_resource.ts";
@@ -248,7 +249,7 @@ export default function ManualProcessPage() {
     setProgress({ stage: "uploading", percent: 0 });
     try {
       const body = await manuallyProcessWithProgress(source.id, file, options, (sent, total) => {
-        const percent = total > 0 ? Math.min(100, Math.round((sent / total) * 100)) : 0;
+        const percent = uploadPercent(sent, total);
         // Once the last byte is sent the server's work starts.
         setProgress((current) =>
           sent >= total

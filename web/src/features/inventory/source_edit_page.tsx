@@ -1,5 +1,5 @@
 import { Box, Button, Callout, Container, Flex, Grid, Heading, Text } from "@radix-ui/themes";
-import { useId, useRef, useState } from "react";
+import { useId, useMemo, useRef, useState } from "react";
 import { Controller, useForm } from "react-hook-form";
 import { Link, useParams } from "wouter";
 import {
@@ -35,6 +35,15 @@ import {
   sourceToForm,
 } from "./source_form.ts";
 import { OutcomeAlert } from "../../components/outcome_alert.tsx";
+import {
+  columnList,
+  headerRowOf,
+  LocalSampleColumns,
+  SampleColumnsPanel,
+  useSampleColumns,
+  useStoredSample,
+} from "../../components/column_picker.tsx";
+import { UploadBanner, uploadPercent, type UploadState } from "../../components/upload_status.tsx";
 
 /** Texts of spec part 2, sections 2 and 8. */
 export const EDIT_TEXTS = {
@@ -60,6 +69,7 @@ export default function SourceEditPage() {
   const params = useParams<{ sourceId: string }>();
   const [sourceId, setSourceId] = useState(() => Number(params.sourceId) || 0);
   const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const [upload, setUpload] = useState<UploadState | null>(null);
   const [savedOnce, setSavedOnce] = useState(false);
   const loadedSource = useRef<LoadedInventorySource | null>(null);
   const pairsRef = useRef<PickerPair[]>([]);
@@ -123,6 +133,7 @@ export default function SourceEditPage() {
 
   const onSubmit = async (values: InventorySourceForm) => {
     setOutcome(null);
+    setUpload(null);
     let failure: string = EDIT_TEXTS.tryAgain;
     const chosen = values.fileData.inventoryFile instanceof File
       ? values.fileData.inventoryFile
@@ -131,13 +142,22 @@ export default function SourceEditPage() {
     const ok = await run(async () => {
       try {
         sent = chosen ? { name: chosen.name, base64: await fileToBase64(chosen) } : null;
-        const body = await saveInventorySource(formToSave(sourceId, values, pairs, sent));
+        // A chosen sample file goes with its upload's progress (issue 24).
+        const onProgress = sent
+          ? (done: number, total: number) =>
+            setUpload({ stage: "uploading", percent: uploadPercent(done, total) })
+          : undefined;
+        const body = await saveInventorySource(
+          formToSave(sourceId, values, pairs, sent),
+          onProgress,
+        );
         if (body?.id) {
           setSourceId(body.id);
           showCreated(body.id);
           setValue("id", body.id);
         }
       } catch (error) {
+        setUpload(null);
         console.error("Error saving inventory source", error);
         failure = error instanceof ApiError && !error.isNetworkFailure && error.status < 400
           ? EDIT_TEXTS.unexpected
@@ -145,6 +165,7 @@ export default function SourceEditPage() {
         throw error;
       }
     });
+    setUpload(null);
     if (ok) {
       // The chosen file is now the stored one: later saves resend it.
       const stored = sent as { name: string; base64: string } | null;
@@ -168,6 +189,19 @@ export default function SourceEditPage() {
   const storedData = watch("fileData.inventoryFileData");
   const columnWord = fileHasHeader ? "Column Name" : "Column Index";
   const fileError = errors.fileData?.inventoryFile?.message;
+  // The column pickers of the generated file: the chosen sample, else the stored one.
+  const chosenFile = watch("fileData.inventoryFile");
+  const storedSample = useStoredSample(storedName, storedData);
+  const chosenSample = useMemo(
+    () => chosenFile instanceof File ? { name: chosenFile.name, blob: chosenFile } : null,
+    [chosenFile],
+  );
+  const sampleState = useSampleColumns(
+    generatedHeaders ? chosenSample ?? storedSample : null,
+    headerRowOf(watch("fileData.headerRowIndex")),
+  );
+  const sampleListId = useId();
+  const generatedList = columnList(sampleState, sampleListId);
   const fe = errors.fileData;
 
   return (
@@ -312,44 +346,60 @@ export default function SourceEditPage() {
                   label="Strip Leading Zeros"
                 />
               </Flex>
-              <Grid columns={{ initial: "1", sm: "2" }} gap="3">
-                <TextField
-                  label={`Item Number ${columnWord}`}
-                  error={errors.itemNumberColumnName?.message}
-                  {...register("itemNumberColumnName")}
-                />
-                <TextField
-                  label={`Quantity ${columnWord}`}
-                  error={errors.qtyColumnName?.message}
-                  {...register("qtyColumnName")}
-                />
-              </Grid>
-              <SwitchControl
-                control={control}
-                name="statusSupersedesQuantity"
-                label="Status Supersedes Quantity"
-              />
-              {statusSupersedes && (
-                <Grid columns={{ initial: "1", sm: "2" }} gap="3">
-                  <TextField
-                    label="Available Status Values"
-                    placeholder="In Stock, Available"
-                    error={errors.statusAvailableList?.message}
-                    {...register("statusAvailableList")}
-                  />
-                  <TextField
-                    label="Out of Stock Status Values"
-                    placeholder="Out of Stock, Discontinued"
-                    error={errors.statusOutOfStockList?.message}
-                    {...register("statusOutOfStockList")}
-                  />
-                  <TextField
-                    label={`Status ${columnWord}`}
-                    error={errors.itemStatusColumnName?.message}
-                    {...register("itemStatusColumnName")}
-                  />
-                </Grid>
-              )}
+              <LocalSampleColumns
+                label="Supplier Sample File"
+                hint="A file as the supplier sends it: its columns are offered in the column fields. It is read here and not stored."
+                what="supplier sample file"
+              >
+                {(list) => (
+                  <>
+                    <Grid columns={{ initial: "1", sm: "2" }} gap="3">
+                      <TextField
+                        label={`Item Number ${columnWord}`}
+                        error={errors.itemNumberColumnName?.message}
+                        list={fileHasHeader ? list : undefined}
+                        autoComplete="off"
+                        {...register("itemNumberColumnName")}
+                      />
+                      <TextField
+                        label={`Quantity ${columnWord}`}
+                        error={errors.qtyColumnName?.message}
+                        list={fileHasHeader ? list : undefined}
+                        autoComplete="off"
+                        {...register("qtyColumnName")}
+                      />
+                    </Grid>
+                    <SwitchControl
+                      control={control}
+                      name="statusSupersedesQuantity"
+                      label="Status Supersedes Quantity"
+                    />
+                    {statusSupersedes && (
+                      <Grid columns={{ initial: "1", sm: "2" }} gap="3">
+                        <TextField
+                          label="Available Status Values"
+                          placeholder="In Stock, Available"
+                          error={errors.statusAvailableList?.message}
+                          {...register("statusAvailableList")}
+                        />
+                        <TextField
+                          label="Out of Stock Status Values"
+                          placeholder="Out of Stock, Discontinued"
+                          error={errors.statusOutOfStockList?.message}
+                          {...register("statusOutOfStockList")}
+                        />
+                        <TextField
+                          label={`Status ${columnWord}`}
+                          error={errors.itemStatusColumnName?.message}
+                          list={fileHasHeader ? list : undefined}
+                          autoComplete="off"
+                          {...register("itemStatusColumnName")}
+                        />
+                      </Grid>
+                    )}
+                  </>
+                )}
+              </LocalSampleColumns>
               <TextField
                 label="Min Items to Keep Product Active"
                 inputMode="numeric"
@@ -469,6 +519,11 @@ export default function SourceEditPage() {
                 {fileError && (
                   <Text id={`${fileInputId}-error`} size="2" color="red">{fileError}</Text>
                 )}
+                <SampleColumnsPanel
+                  state={sampleState}
+                  listId={sampleListId}
+                  what="sample inventory file"
+                />
                 {storedName && (
                   <Flex gap="2" align="center" wrap="wrap">
                     <Text size="2">Current file: {storedName}</Text>
@@ -503,16 +558,22 @@ export default function SourceEditPage() {
                 <TextField
                   label="Generated Item Number Column"
                   error={fe?.itemNumberColumnName?.message}
+                  list={generatedList}
+                  autoComplete="off"
                   {...register("fileData.itemNumberColumnName")}
                 />
                 <TextField
                   label="Generated Item Status Column"
                   error={fe?.itemStatusColumnName?.message}
+                  list={generatedList}
+                  autoComplete="off"
                   {...register("fileData.itemStatusColumnName")}
                 />
                 <TextField
                   label="Generated Item Status Date Column"
                   error={fe?.itemStatusDateColumnName?.message}
+                  list={generatedList}
+                  autoComplete="off"
                   {...register("fileData.itemStatusDateColumnName")}
                 />
                 <TextField
@@ -530,7 +591,8 @@ export default function SourceEditPage() {
             </Flex>
           </FormSection>
 
-          {outcome && <OutcomeAlert ok={outcome.ok}>{outcome.text}</OutcomeAlert>}
+          {upload && <UploadBanner state={upload} what="sample inventory file" />}
+          {!upload && outcome && <OutcomeAlert ok={outcome.ok}>{outcome.text}</OutcomeAlert>}
           <Flex gap="3" justify="end" wrap="wrap">
             <Button type="button" variant="soft" color="gray" asChild>
               <Link href="/inventory-sources">Cancel</Link>

@@ -14,6 +14,7 @@ import type {
 } from "../../../../shared/contract/order_submission.ts";
 import { call } from "../../api/call.ts";
 import { api } from "../../api/client.ts";
+import { apiUpload, type UploadProgress } from "../../api/http.ts";
 
 export type { OrderSubmissionSource, OrderVendorSource, OrderVendorSourceListEntry, PickerPair };
 
@@ -80,10 +81,21 @@ export function fetchVendor(id: number, signal?: AbortSignal): Promise<OrderVend
   ) as Promise<OrderVendorSource>;
 }
 
-/** POST /api/order-submission/vendor/save: the vendor with its aliases and template. */
+/**
+ * POST /api/order-submission/vendor/save: the vendor with its aliases and template. With
+ * `onProgress`, the body goes through apiUpload and reports how much of it is sent.
+ */
 export function saveVendor(
   payload: OrderVendorSourceSave,
+  onProgress?: UploadProgress,
 ): Promise<OrderVendorSource | undefined> {
+  if (onProgress) {
+    // With a template: through apiUpload, whose progress the page shows (issue 24).
+    const url = "/api/order-submission/vendor/save";
+    return call(apiUpload(url, JSON.stringify(payload), onProgress) as never) as Promise<
+      OrderVendorSource | undefined
+    >;
+  }
   // deno-lint-ignore no-explicit-any
   return call(calls.vendor.save.$post({ json: payload as any })) as Promise<
     OrderVendorSource | undefined

@@ -27,6 +27,14 @@ import { useSaveState } from "../../components/use_save_state.ts";
 import { SaveButton } from "../../components/save_button.tsx";
 import { AliasEditor } from "./alias_editor.tsx";
 import {
+  columnList,
+  headerRowOf,
+  SampleColumnsPanel,
+  useSampleColumns,
+  useStoredSample,
+} from "../../components/column_picker.tsx";
+import { UploadBanner, uploadPercent, type UploadState } from "../../components/upload_status.tsx";
+import {
   deleteVendorAlias,
   fetchEmailSourcePicker,
   fetchSubmissionSourcePicker,
@@ -52,6 +60,7 @@ export default function VendorEditPage() {
   const [saved, setSaved] = useState(false);
   const { state: saveState, run } = useSaveState(BANNER_MS);
   const fileInputId = useId();
+  const [upload, setUpload] = useState<UploadState | null>(null);
   const {
     register,
     handleSubmit,
@@ -112,14 +121,22 @@ export default function VendorEditPage() {
   };
 
   const onSubmit = async (values: OrderVendorSourceForm) => {
+    setUpload(null);
     let failure = "";
     const ok = await run(async () => {
       let vendor: OrderVendorSource | undefined;
       try {
+        // A chosen template goes with its upload's progress (issue 24).
+        const onProgress = chosenTemplate
+          ? (sent: number, total: number) =>
+            setUpload({ stage: "uploading", percent: uploadPercent(sent, total) })
+          : undefined;
         vendor = await saveVendor(
           orderVendorSourceFormToSave(vendorId, values, aliases, chosenTemplate, existingTemplate),
+          onProgress,
         );
       } catch (error) {
+        setUpload(null);
         if (!(error instanceof ApiError) || error.isNetworkFailure) {
           console.error(error);
           failure = vendorSaveErrorText(null, "");
@@ -130,6 +147,9 @@ export default function VendorEditPage() {
           failure = vendorSaveErrorText(error.status, error.serverMessage ?? error.text);
         }
         throw error;
+      }
+      if (chosenTemplate) {
+        setUpload({ stage: "saved", text: `Template ${chosenTemplate.fileName} saved.` });
       }
       if (vendor?.id) {
         setVendorId(vendor.id);
@@ -176,6 +196,18 @@ export default function VendorEditPage() {
     setAliases((current) => current.filter((_, i) => i !== deletingAlias));
     return true;
   };
+
+  // The field mapping's column pickers: the chosen template, else the stored one.
+  const template = useStoredSample(
+    chosenTemplate?.fileName ?? existingTemplate?.fileName,
+    chosenTemplate?.base64 ?? existingTemplate?.fileData,
+  );
+  const templateState = useSampleColumns(
+    template,
+    headerRowOf(watch("submitFileHeaderRowIndex")),
+  );
+  const templateListId = useId();
+  const templateList = columnList(templateState, templateListId);
 
   const trimming = watch("vendorWantsTrimmedItemDescription");
   const nonDaily = watch("vendorWantsNonDailySubmission");
@@ -363,11 +395,20 @@ export default function VendorEditPage() {
             <Text as="p" size="2" color="gray" mb="3">
               The template column(s) that receive each field; separate several with commas.
             </Text>
+            <Box mb="3">
+              <SampleColumnsPanel
+                state={templateState}
+                listId={templateListId}
+                what="spreadsheet template"
+              />
+            </Box>
             <Grid columns={{ initial: "1", sm: "2", md: "3" }} gap="3">
               {MAP_FIELDS.map((field) => (
                 <TextField
                   key={field}
                   label={MAP_LABELS[field]}
+                  list={templateList}
+                  autoComplete="off"
                   error={errors[field]?.message}
                   {...register(field)}
                 />
@@ -385,6 +426,8 @@ export default function VendorEditPage() {
                 <TextField
                   key={`map${n}`}
                   label={`Static File Data ${n} Column`}
+                  list={templateList}
+                  autoComplete="off"
                   error={errors[`mapStaticFileData${n}`]?.message}
                   {...register(`mapStaticFileData${n}`)}
                 />,
@@ -392,6 +435,7 @@ export default function VendorEditPage() {
             </Grid>
           </FormSection>
 
+          {upload && <UploadBanner state={upload} what="spreadsheet template" />}
           {banner && <ErrorAlert>{banner}</ErrorAlert>}
           <Flex gap="3">
             <SaveButton state={saveState} />

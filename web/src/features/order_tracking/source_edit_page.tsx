@@ -19,6 +19,7 @@ import { FormSection } from "../../components/form_section.tsx";
 import { SelectControl, SwitchControl, textOptions } from "../../components/form_controls.tsx";
 import { useSaveState } from "../../components/use_save_state.ts";
 import { SaveButton } from "../../components/save_button.tsx";
+import { LocalSampleColumns } from "../../components/column_picker.tsx";
 import {
   emptySourceForm,
   FIELD_LABELS,
@@ -210,15 +211,25 @@ export default function SourceEditPage() {
             title="Column Normalization"
             description="The file column that feeds each order field. Leave a field empty to read the column named like it."
           >
-            <Grid columns={{ initial: "1", sm: "2", md: "3" }} gap="3">
-              {ORDER_FIELDS.map((field) => (
-                <TextField
-                  key={field}
-                  label={FIELD_LABELS[field]}
-                  {...register(`normalization.${field}`)}
-                />
-              ))}
-            </Grid>
+            <LocalSampleColumns
+              label="Sample File"
+              hint="A file as this source sends it: its columns are offered in the fields below. It is read here and not stored."
+              what="sample file"
+            >
+              {(list) => (
+                <Grid columns={{ initial: "1", sm: "2", md: "3" }} gap="3">
+                  {ORDER_FIELDS.map((field) => (
+                    <TextField
+                      key={field}
+                      label={FIELD_LABELS[field]}
+                      list={list}
+                      autoComplete="off"
+                      {...register(`normalization.${field}`)}
+                    />
+                  ))}
+                </Grid>
+              )}
+            </LocalSampleColumns>
           </FormSection>
           <Flex gap="3">
             <SaveButton state={saveState} />
