@@ -55,8 +55,9 @@ export function useSampleColumns(
       return;
     }
     let live = true;
+    // Reading from the start (aria-busy), so nobody sees the fields before the headers arrive.
+    setState({ stage: "reading", percent: null });
     const timer = setTimeout(async () => {
-      setState({ stage: "reading", percent: null });
       try {
         const preview = await loadSamplePreview(sample, headerRow, (percent) => {
           if (live) setState({ stage: "reading", percent });
@@ -91,7 +92,13 @@ export function SampleColumnsPanel(
   if (state.stage === "none") return null;
   if (state.stage === "reading") {
     return (
-      <Flex direction="column" gap="1" role="status" aria-label={`Reading the ${what}`}>
+      <Flex
+        direction="column"
+        gap="1"
+        role="status"
+        aria-label={`Reading the ${what}`}
+        aria-busy="true"
+      >
         <Text as="p" size="2">
           {state.percent === null || state.percent >= 100
             ? `Reading the columns of the ${what}…`
@@ -156,7 +163,10 @@ function SamplePreviewTable(
           <Table.Body>
             {preview.rows.map((row, r) => (
               <Table.Row key={r}>
-                {row.map((cell, i) => <Table.Cell key={i}>{cell}</Table.Cell>)}
+                {row.map((cell, i) => (
+                  // Whole values on one line; the table scrolls inside its region instead.
+                  <Table.Cell key={i} style={{ whiteSpace: "nowrap" }}>{cell}</Table.Cell>
+                ))}
               </Table.Row>
             ))}
           </Table.Body>

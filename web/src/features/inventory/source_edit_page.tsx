@@ -132,12 +132,12 @@ export default function SourceEditPage() {
   ].filter((text) => text !== null);
 
   const onSubmit = async (values: InventorySourceForm) => {
-    setOutcome(null);
-    setUpload(null);
-    let failure: string = EDIT_TEXTS.tryAgain;
     const chosen = values.fileData.inventoryFile instanceof File
       ? values.fileData.inventoryFile
       : null;
+    setOutcome(null);
+    setUpload(chosen ? { stage: "uploading", percent: 0 } : null);
+    let failure: string = EDIT_TEXTS.tryAgain;
     let sent: { name: string; base64: string } | null = null;
     const ok = await run(async () => {
       try {

@@ -121,7 +121,7 @@ export default function VendorEditPage() {
   };
 
   const onSubmit = async (values: OrderVendorSourceForm) => {
-    setUpload(null);
+    setUpload(chosenTemplate ? { stage: "uploading", percent: 0 } : null);
     let failure = "";
     const ok = await run(async () => {
       let vendor: OrderVendorSource | undefined;
