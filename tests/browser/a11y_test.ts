@@ -2,7 +2,8 @@
  * The accessibility scan of every page (issue 24): axe-core with the WCAG 2.0-2.2 A and AA rules,
  * in the light and the dark theme, at 1280 px and at a 390 px phone, with real data (a mailbox,
  * orders imported from a file, an inventory source, a submission source and vendor, notification
- * settings). Every page must come out without a finding, and no page may scroll sideways.
+ * settings; the inventory sample and the vendor template show their column pickers' previews).
+ * Every page must come out without a finding, and no page may scroll sideways.
  */
 import assert from "node:assert/strict";
 import type { Browser, Page } from "playwright-core";
@@ -11,6 +12,7 @@ import { type TestClient, testClient } from "../support/http.ts";
 import { createSource, csv, HEADERS } from "../support/order_tracking.ts";
 import { saveMailbox, sourcePayload as inventoryPayload } from "../support/inventory.ts";
 import { type A11yFinding, scanA11y } from "./a11y.ts";
+import { encodeBase64 } from "../../shared/base64.ts";
 import { launchBrowser, logIn } from "./browser.ts";
 
 type Json = Record<string, unknown>;
@@ -75,6 +77,11 @@ async function seed(admin: TestClient, origin: string) {
       submitEmails: "orders@acmetools.example",
       submitEmailSubjectLine: "Orders",
       submitFileHeaderRowIndex: 1,
+      // A template, so that the field mapping shows its column pickers and preview.
+      submitFileTemplate: encodeBase64(
+        Deno.readFileSync(new URL("../fixtures/orders/acme_orders.xlsx", import.meta.url)),
+      ),
+      submitFileTemplateFileName: "acme_orders.xlsx",
     }),
     "vendor",
   );
