@@ -4,7 +4,7 @@
  * stays a text input with its label, so a name not in the file can still be typed), and a small
  * table with a caption previews the file's first rows.
  */
-import { Box, Callout, Flex, Progress, Table, Text } from "@radix-ui/themes";
+import { Box, Callout, Flex, Progress, Text } from "@radix-ui/themes";
 import { type ReactNode, useEffect, useId, useMemo, useState } from "react";
 import { decodeBase64 } from "../../../shared/base64.ts";
 import { loadSamplePreview, type SamplePreview, type SampleSource } from "./sample_preview.ts";
@@ -123,6 +123,14 @@ export function SampleColumnsPanel(
   return <SamplePreviewTable preview={state.preview} listId={listId} what={what} />;
 }
 
+/** A preview cell: whole values on one line (the region scrolls instead), a row rule. */
+const CELL = {
+  padding: "var(--space-2) var(--space-3)",
+  textAlign: "start",
+  whiteSpace: "nowrap",
+  borderTop: "1px solid var(--gray-a5)",
+} as const;
+
 function SamplePreviewTable(
   { preview, listId, what }: { preview: SamplePreview; listId: string; what: string },
 ) {
@@ -139,13 +147,22 @@ function SamplePreviewTable(
         {names.length} columns found in {preview.fileName}
         {where}: pick one in the column fields below, or type a name.
       </Text>
+      {
+        /* A plain table: Radix's Table.Root adds a scroll area of its own that keyboards cannot
+          reach (axe: scrollable-region-focusable); this region scrolls and takes focus. */
+      }
       <Box
         role="region"
         aria-labelledby={captionId}
         tabIndex={0}
-        style={{ overflowX: "auto", maxWidth: "100%" }}
+        style={{
+          overflowX: "auto",
+          maxWidth: "100%",
+          border: "1px solid var(--gray-a6)",
+          borderRadius: "var(--radius-3)",
+        }}
       >
-        <Table.Root size="1" variant="surface">
+        <table style={{ borderCollapse: "collapse", minWidth: "100%" }}>
           <caption id={captionId} style={{ textAlign: "start", padding: "var(--space-2)" }}>
             <Text size="2" weight="medium">
               Preview of the {what}: {shown === 0
@@ -153,24 +170,27 @@ function SamplePreviewTable(
                 : `first ${shown} of ${preview.rowCount} rows`}
             </Text>
           </caption>
-          <Table.Header>
-            <Table.Row>
+          <thead>
+            <tr style={{ background: "var(--gray-a2)" }}>
               {preview.headers.map((header, i) => (
-                <Table.ColumnHeaderCell key={i}>{header}</Table.ColumnHeaderCell>
+                <th key={i} scope="col" style={CELL}>
+                  <Text size="2" weight="bold">{header}</Text>
+                </th>
               ))}
-            </Table.Row>
-          </Table.Header>
-          <Table.Body>
+            </tr>
+          </thead>
+          <tbody>
             {preview.rows.map((row, r) => (
-              <Table.Row key={r}>
+              <tr key={r}>
                 {row.map((cell, i) => (
-                  // Whole values on one line; the table scrolls inside its region instead.
-                  <Table.Cell key={i} style={{ whiteSpace: "nowrap" }}>{cell}</Table.Cell>
+                  <td key={i} style={CELL}>
+                    <Text size="2">{cell}</Text>
+                  </td>
                 ))}
-              </Table.Row>
+              </tr>
             ))}
-          </Table.Body>
-        </Table.Root>
+          </tbody>
+        </table>
       </Box>
     </Flex>
   );
