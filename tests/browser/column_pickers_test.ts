@@ -131,6 +131,7 @@ Deno.test("column pickers and upload progress", async (t) => {
         "otto",
         "otto-password",
       );
+      await page.evaluate(() => localStorage.setItem("theme", "light"));
       await page.goto("/order-tracking-sources/edit/0");
       await page.getByRole("heading", { name: "Create New" }).waitFor();
       const previews = page.waitForResponse((r) => r.url().endsWith("/api/sample-files/preview"));
