@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { boundedString, dbId, MAX_LENGTH, optionalText } from "./fields.ts";
-import { cronProblem, isTimeZone } from "../notifications/schedule.ts";
+import { cronProblem, isTimeZone } from "../notifications/cron.ts";
 
 /** Source types by id (spec part 2, section 3). */
 export const SOURCE_TYPES = {
