@@ -44,7 +44,7 @@ Deno.test("notification setting form: webhook fields, save, test post", async ()
     await page.getByLabel("Webhook URL").fill(hookUrl);
     await page.getByLabel("Signing Secret (optional)").fill("signing-key");
     await saveButton(page).click();
-    await page.waitForURL(/\/notification-settings(\/edit\/\d+)?$/);
+    await page.getByText("Notification setting saved").waitFor();
     const [{ id }] = await server.db.query<{ id: number }>(
       `select id from notification_settings where name = 'Ops channel'`,
     );
