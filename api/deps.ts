@@ -1,10 +1,61 @@
-/** What handlers need from the process, handed to them through the Hono context. */
+/**
+ * What handlers need from the process, handed to them through the Hono context: the services'
+ * interfaces (ports). Their implementations live in higher platform layers (secrets.ts,
+ * mail/system_mail.ts, ingest/file_work.ts, auth/sessions.ts), which import these types and
+ * re-export them; this module imports only config and db, so that http/ middleware may use
+ * `AppEnv` without reaching up into auth/, mail/ or ingest/ (docs/conventions.md, "Layers").
+ */
+import type { Buffer } from "node:buffer";
 import type { Config } from "./config.ts";
-import type { Db } from "./db/client.ts";
-import type { SessionUser } from "./auth/sessions.ts";
-import type { SecretBox } from "./secrets.ts";
-import type { SystemMailer } from "./mail/system_mail.ts";
-import type { FileWork } from "./ingest/file_work.ts";
+import type { Db } from "./db/db.ts";
+import type { ReadOptions } from "../shared/files/mod.ts";
+import type { ProcessInventoryInput } from "../shared/inventory/mod.ts";
+
+/** Encrypts and decrypts with one key. */
+export interface SecretBox {
+  keyId: string;
+  encrypt(plain: string): Promise<string>;
+  decrypt(stored: string): Promise<string>;
+}
+
+/** One message from the system. */
+export interface SystemMessage {
+  to: string;
+  subject: string;
+  text: string;
+  /** An HTML alternative to `text` (notifications). */
+  html?: string;
+  /** Files to attach (the inventory feed's generated file). */
+  attachments?: { filename: string; content: Buffer }[];
+}
+
+/** Sends system mail; `configured` is false when no SMTP server is set. */
+export interface SystemMailer {
+  configured: boolean;
+  send(message: SystemMessage): Promise<void>;
+}
+
+/** The tasks a file worker runs, with their inputs (structured-clone safe: no callbacks). */
+export type FileTask =
+  | { task: "readTable"; input: { bytes: Uint8Array; options: ReadOptions } }
+  | { task: "processInventory"; input: Omit<ProcessInventoryInput, "onProgress"> };
+
+/** The pool: run one task, and end every worker. */
+export interface FileWork {
+  run<T>(task: FileTask, options: { what: string; transfer?: ArrayBuffer[] }): Promise<T>;
+  close(): void;
+}
+
+/** The user behind a valid access token. */
+export interface SessionUser {
+  sessionId: string;
+  userId: number;
+  username: string;
+  isAdmin: boolean;
+  inventoryUser: boolean;
+  orderUser: boolean;
+  submissionUser: boolean;
+}
 
 /** Long-lived services of one process. */
 export interface Deps {

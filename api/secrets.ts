@@ -4,16 +4,12 @@
  */
 import { decodeBase64, encodeBase64 } from "../shared/base64.ts";
 import { badRequest } from "./http/errors.ts";
+import type { SecretBox } from "./deps.ts";
+
+export type { SecretBox };
 
 /** What the API returns in place of a stored secret; saving it back keeps the secret. */
 export const SECRET_PLACEHOLDER = "********";
-
-/** Encrypts and decrypts with one key. */
-export interface SecretBox {
-  keyId: string;
-  encrypt(plain: string): Promise<string>;
-  decrypt(stored: string): Promise<string>;
-}
 
 /**
  * Builds a box from a 32-byte key (base64).

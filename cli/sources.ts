@@ -128,7 +128,7 @@ function maskSecrets(value: unknown): unknown {
   return Object.fromEntries(
     Object.entries(value).map(([k, v]) => [
       k,
-      /password|secret/i.test(k) && typeof v === "string" && v !== ""
+      /password|secret|webhookUrl/i.test(k) && typeof v === "string" && v !== ""
         ? SECRET_PLACEHOLDER
         : maskSecrets(v),
     ]),

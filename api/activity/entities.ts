@@ -129,6 +129,8 @@ const LABELS: Record<string, string> = {
   password_enc: "Password",
   password_hash: "Password",
   sftp_password_enc: "SFTP password",
+  webhook_url_secret_enc: "Webhook URL",
+  webhook_secret_enc: "Webhook signing secret",
   is_admin: "Admin",
   is_msal: "Microsoft 365 (MSAL)",
   ssl: "SSL",

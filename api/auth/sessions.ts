@@ -5,23 +5,15 @@
  */
 import type { Db } from "../db/client.ts";
 import { hashToken, randomToken } from "./tokens.ts";
+import type { SessionUser } from "../deps.ts";
+
+export type { SessionUser };
 
 export const ACCESS_TOKEN_SECONDS = 15 * 60;
 export const REFRESH_TOKEN_SECONDS = 14 * 24 * 60 * 60;
 export const SESSION_MAX_SECONDS = 30 * 24 * 60 * 60;
 /** Parallel refreshes (two tabs, several requests) may present the same token this long. */
 export const REFRESH_GRACE_SECONDS = 10;
-
-/** The user behind a valid access token. */
-export interface SessionUser {
-  sessionId: string;
-  userId: number;
-  username: string;
-  isAdmin: boolean;
-  inventoryUser: boolean;
-  orderUser: boolean;
-  submissionUser: boolean;
-}
 
 /** The two cookie values handed to the browser. */
 export interface TokenPair {

@@ -5,41 +5,9 @@
 import postgres from "postgres";
 import { lockDataDir } from "./lock.ts";
 import { openPgliteWorker } from "./pglite_remote.ts";
+import { type Db, type QueryOptions, type Row, savepoint, type TransactionOptions } from "./db.ts";
 
-/** A row as the drivers return it. */
-export type Row = Record<string, unknown>;
-
-/** What every query site uses; a transaction gets the same shape. */
-export interface Db {
-  readonly kind: "pglite" | "postgres";
-  /**
-   * Runs one parameterised statement and returns its rows. An aborted `signal` cancels the
-   * statement on PostgreSQL; PGlite cannot interrupt one, so there it only stops a statement
-   * from starting (also one still waiting for its turn on PGlite's one connection).
-   */
-  query<T = Row>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<T[]>;
-  /** Runs several statements without parameters (migrations). */
-  exec(sql: string): Promise<void>;
-  /** Runs `fn` in a transaction; nested calls become savepoints. */
-  transaction<T>(fn: (tx: Db) => Promise<T>, options?: TransactionOptions): Promise<T>;
-  close(): Promise<void>;
-}
-
-/** Per-transaction options. */
-export interface TransactionOptions {
-  /**
-   * Work nobody waits for (an import's batches): on PGlite's one connection it lets waiting
-   * statements go first (api/db/pglite_remote.ts); PostgreSQL has a connection per transaction
-   * and ignores it.
-   */
-  background?: boolean;
-}
-
-/** Per-statement options. */
-export interface QueryOptions {
-  /** Aborting it cancels the statement (PostgreSQL) or keeps it from starting (both). */
-  signal?: AbortSignal;
-}
+export { type Db, type QueryOptions, type Row, savepoint, type TransactionOptions };
 
 // int8 and numeric come back as numbers on both drivers: counts and ids fit easily.
 const toNumber = (value: string) => Number(value);
@@ -111,19 +79,6 @@ function openPostgres(url: string, poolSize: number): Db {
     close: () => sql.end({ timeout: 5 }),
   });
   return wrap(sql, false);
-}
-
-/** Runs `fn` inside the savepoint `name` of the transaction `tx` (nested transactions). */
-export async function savepoint<T>(tx: Db, name: string, fn: (tx: Db) => Promise<T>): Promise<T> {
-  await tx.exec(`savepoint ${name}`);
-  try {
-    const result = await fn(tx);
-    await tx.exec(`release savepoint ${name}`);
-    return result;
-  } catch (error) {
-    await tx.exec(`rollback to savepoint ${name}`);
-    throw error;
-  }
 }
 
 /** True when `error` is a unique-constraint violation (SQLSTATE 23505) on either driver. */

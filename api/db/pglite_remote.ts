@@ -6,13 +6,7 @@
  * carry its id so that only they reach the worker meanwhile. The main thread only posts messages
  * and awaits answers, so it answers requests (`/health`, static files) while a statement runs.
  */
-import {
-  type Db,
-  type QueryOptions,
-  type Row,
-  savepoint,
-  type TransactionOptions,
-} from "./client.ts";
+import { type Db, type QueryOptions, type Row, savepoint, type TransactionOptions } from "./db.ts";
 import { errorFrom, type Reply, type Request } from "./pglite_protocol.ts";
 
 type Body = Request extends infer R ? R extends { id: number } ? Omit<R, "id"> : never : never;

@@ -7,7 +7,9 @@
  * worker without a copy when the caller gives them up (`handOver`).
  */
 import type { Config } from "../config.ts";
-import type { Deps } from "../deps.ts";
+import type { Deps, FileTask, FileWork } from "../deps.ts";
+
+export type { FileTask, FileWork };
 import {
   FileRefusedError,
   type ReadOptions,
@@ -21,23 +23,12 @@ import {
 } from "../../shared/inventory/mod.ts";
 import { errorFrom } from "../db/pglite_protocol.ts";
 
-/** The tasks a file worker runs, with their inputs (structured-clone safe: no callbacks). */
-export type FileTask =
-  | { task: "readTable"; input: { bytes: Uint8Array; options: ReadOptions } }
-  | { task: "processInventory"; input: Omit<ProcessInventoryInput, "onProgress"> };
-
 /** A task stopped at the time limit; `message` says so in words staff can act on. */
 export class FileWorkTimeoutError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "FileWorkTimeoutError";
   }
-}
-
-/** The pool: run one task, and end every worker. */
-export interface FileWork {
-  run<T>(task: FileTask, options: { what: string; transfer?: ArrayBuffer[] }): Promise<T>;
-  close(): void;
 }
 
 interface Slot {

@@ -2,25 +2,10 @@
  * System mail (password reset, notifications) through the SMTP server of the configuration.
  */
 import nodemailer from "nodemailer";
-import type { Buffer } from "node:buffer";
 import type { Config } from "../config.ts";
+import type { SystemMailer, SystemMessage } from "../deps.ts";
 
-/** One message from the system. */
-export interface SystemMessage {
-  to: string;
-  subject: string;
-  text: string;
-  /** An HTML alternative to `text` (notifications). */
-  html?: string;
-  /** Files to attach (the inventory feed's generated file). */
-  attachments?: { filename: string; content: Buffer }[];
-}
-
-/** Sends system mail; `configured` is false when no SMTP server is set. */
-export interface SystemMailer {
-  configured: boolean;
-  send(message: SystemMessage): Promise<void>;
-}
+export type { SystemMailer, SystemMessage };
 
 /**
  * A mailer over the `SMTP_*` settings. Without `SMTP_HOST` sending fails with a clear error, so a

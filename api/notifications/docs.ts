@@ -7,6 +7,7 @@ import {
   notificationSetting,
   notificationSourceOption,
   notificationTestResult,
+  webhookTestResult,
 } from "../../shared/contract/notifications.ts";
 
 const P2 = "Spec part 2, section 7.";
@@ -44,7 +45,8 @@ export const notificationsDocs = routeDocs([
     path: "/api/notification-settings",
     summary: "Create a notification setting",
     response: notificationSetting,
-    description: P2,
+    description: `${P2} \`webhookUrl\` and \`webhookSecret\` are write-only: answers carry ` +
+      '"********" when one is stored; sending "********" back keeps it (docs/notifications.md).',
   },
   {
     method: "GET",
@@ -74,5 +76,15 @@ export const notificationsDocs = routeDocs([
     response: notificationTestResult,
     description: `${P2} 429 with \`Retry-After\` past NOTIFICATION_TESTS_PER_USER_PER_HOUR or ` +
       "NOTIFICATION_TESTS_PER_HOUR (docs/limits.md).",
+  },
+  {
+    method: "POST",
+    path: "/api/notification-settings/:id/test-webhook",
+    summary: "Post a test message to the setting's webhook now",
+    response: webhookTestResult,
+    description: 'One post, no retry (docs/notifications.md, "Webhooks"). 400 when the ' +
+      "setting has no webhook; 502 naming the webhook's host when the outbound policy " +
+      "(OUTBOUND_ALLOW) refused it, it was not reached or it answered other than 2xx. Counts " +
+      "against the same limits as the test e-mail (429 with `Retry-After`).",
   },
 ]);

@@ -30,6 +30,8 @@ import { dueNow, resolveTimeZone, windowFor } from "../../shared/notifications/s
 import { ApiError, badRequest } from "../http/errors.ts";
 import { loadNotificationData } from "./content.ts";
 import { listSettings, recipientUsers, type StoredSetting } from "./queries.ts";
+import { postToChannels } from "./channels.ts";
+import { appLink } from "../../shared/app_link.ts";
 
 /** Sends the scheduled mail of one or more settings (payload `{ key, items }`). */
 export const NOTIFICATION_SEND_JOB = "notification-send";
@@ -172,6 +174,18 @@ export async function runSendJob(deps: Deps, job: Pick<Job, "payload">, now = ne
        on conflict (key) do nothing`,
       [deliveryKey, mail.recipients.join(", "), rendered.subject],
     );
+  }
+  // The settings with a webhook post their own summary too, once per due time (docs/notifications.md,
+  // "Webhooks"); the post is a job of its own, so a receiver that is down does not hold the mails.
+  for (const setting of settings) {
+    if (setting.webhookPreset === "") continue;
+    const rendered = renderNotification(await renderInputFor(deps, setting, now, publicUrl));
+    await postToChannels(deps, setting, {
+      title: rendered.subject,
+      text: rendered.text,
+      link: publicUrl ? appLink(publicUrl, `/notification-settings/edit/${setting.id}`) : undefined,
+      kind: "summary",
+    }, { onceKey: itemKey({ settingId: setting.id, scheduledFor: due.get(setting.id)! }) });
   }
   // Every mail accepted: the due times are handled. A setting without recipients is handled too
   // (nothing to send), but keeps its lastNotificationSent.

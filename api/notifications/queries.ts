@@ -14,6 +14,7 @@ import {
 import type { RecipientUser } from "../../shared/notifications/recipients.ts";
 import { serverTimeZone } from "../../shared/notifications/schedule.ts";
 import { badRequest, notFound } from "../http/errors.ts";
+import { requireSecretForRebind, SECRET_PLACEHOLDER, type SecretBox } from "../secrets.ts";
 
 /**
  * Where the sources of each type live (docs/notifications.md, "How a setting names its source"):
@@ -60,7 +61,12 @@ const settingSelect = `
          include_success_alerts as "includeSuccessAlerts",
          override_email_recipients as "overrideEmailRecipients",
          email_subject_prefix as "emailSubjectPrefix", consolidated_email as "consolidatedEmail",
-         last_notification_sent as "lastNotificationSent", last_scheduled as "lastScheduled"
+         last_notification_sent as "lastNotificationSent", last_scheduled as "lastScheduled",
+         webhook_preset as "webhookPreset", webhook_host as "webhookHost",
+         case when webhook_url_secret_enc is null then '' else '${SECRET_PLACEHOLDER}' end
+           as "webhookUrl",
+         case when webhook_secret_enc is null then '' else '${SECRET_PLACEHOLDER}' end
+           as "webhookSecret"
     from notification_settings`;
 
 type SettingRow = Omit<StoredSetting, "sourceType" | "lastNotificationSent" | "lastScheduled"> & {
@@ -174,16 +180,101 @@ async function resolveSource(
   });
 }
 
+/** The stored webhook columns a save writes. */
+interface WebhookColumns {
+  preset: string;
+  urlEnc: string | null;
+  host: string;
+  secretEnc: string | null;
+}
+
+/**
+ * The webhook columns of a save (docs/notifications.md, "Webhooks"). The address and the signing
+ * secret are write-only: "********" keeps the stored one, "" clears it. Like every stored secret
+ * (docs/outbound.md), a kept signing secret may not follow a changed address: 400 on
+ * `webhookSecret` then. No preset clears all three.
+ */
+async function webhookColumns(
+  db: Db,
+  secrets: SecretBox,
+  id: number,
+  input: NotificationSettingSave,
+): Promise<WebhookColumns> {
+  if (input.webhookPreset === "") return { preset: "", urlEnc: null, host: "", secretEnc: null };
+  const [stored] = id === 0
+    ? []
+    : await db.query<{ urlEnc: string | null; secretEnc: string | null }>(
+      `select webhook_url_secret_enc as "urlEnc", webhook_secret_enc as "secretEnc"
+       from notification_settings where id = $1 for update`,
+      [id],
+    );
+  const keepUrl = input.webhookUrl === SECRET_PLACEHOLDER;
+  if (keepUrl && !stored?.urlEnc) {
+    throw badRequest("Enter the webhook URL: none is stored.", { webhookUrl: ["Required"] });
+  }
+  const keepSecret = input.webhookSecret === SECRET_PLACEHOLDER;
+  if (keepSecret && !stored?.secretEnc) {
+    throw badRequest("Enter the webhook secret: none is stored.", { webhookSecret: ["Required"] });
+  }
+  const oldUrl = stored?.urlEnc ? await secrets.decrypt(stored.urlEnc) : "";
+  const url = keepUrl ? oldUrl : input.webhookUrl;
+  // The signing key is bound to the address it was entered for.
+  requireSecretForRebind(
+    keepSecret,
+    { "webhook address": oldUrl },
+    { "webhook address": url },
+    "webhookSecret",
+  );
+  return {
+    preset: input.webhookPreset,
+    urlEnc: keepUrl ? stored!.urlEnc : await secrets.encrypt(url),
+    host: new URL(url).hostname,
+    secretEnc: keepSecret
+      ? stored!.secretEnc
+      : input.webhookSecret === ""
+      ? null
+      : await secrets.encrypt(input.webhookSecret),
+  };
+}
+
+/** A setting's webhook with its secrets in clear, for the one post that needs them; or null. */
+export async function loadWebhook(
+  db: Db,
+  secrets: SecretBox,
+  id: number,
+): Promise<
+  { preset: "json" | "slack" | "teams"; url: string; secret: string | null; name: string } | null
+> {
+  const [row] = await db.query<
+    { preset: string; urlEnc: string | null; secretEnc: string | null; name: string }
+  >(
+    `select webhook_preset as preset, webhook_url_secret_enc as "urlEnc",
+            webhook_secret_enc as "secretEnc", name
+       from notification_settings where id = $1`,
+    [id],
+  );
+  if (!row || row.preset === "" || !row.urlEnc) return null;
+  return {
+    preset: row.preset as "json" | "slack" | "teams",
+    url: await secrets.decrypt(row.urlEnc),
+    secret: row.secretEnc ? await secrets.decrypt(row.secretEnc) : null,
+    name: row.name,
+  };
+}
+
 /**
  * Creates (id 0) or updates a setting. A change of the schedule (interval, day, cron, zone) or
  * switching it on resets `last_scheduled` to now, so due times of the old schedule never fire.
+ * Run it in a transaction (the routes do): the webhook's stored secrets are read `for update`.
  */
 export async function saveSetting(
   db: Db,
+  secrets: SecretBox,
   id: number,
   input: NotificationSettingSave,
 ): Promise<StoredSetting> {
   const source = await resolveSource(db, input);
+  const webhook = await webhookColumns(db, secrets, id, input);
   const timeZone = input.timeZone || serverTimeZone();
   const values = [
     input.name,
@@ -205,6 +296,10 @@ export async function saveSetting(
     input.overrideEmailRecipients,
     input.emailSubjectPrefix,
     input.consolidatedEmail,
+    webhook.preset,
+    webhook.urlEnc,
+    webhook.host,
+    webhook.secretEnc,
   ];
   if (id === 0) {
     const [row] = await db.query<{ id: number }>(
@@ -213,8 +308,10 @@ export async function saveSetting(
          time_zone, include_status_changes, include_quantity_changes, include_zero_quantity_alerts,
          include_daily_breakdown, include_item_details, include_error_alerts,
          include_success_alerts, override_email_recipients, email_subject_prefix,
-         consolidated_email)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)
+         consolidated_email, webhook_preset, webhook_url_secret_enc, webhook_host,
+         webhook_secret_enc)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19,
+               $20, $21, $22, $23)
        returning id`,
       values,
     );
@@ -228,6 +325,8 @@ export async function saveSetting(
        include_zero_quantity_alerts = $13, include_daily_breakdown = $14,
        include_item_details = $15, include_error_alerts = $16, include_success_alerts = $17,
        override_email_recipients = $18, email_subject_prefix = $19, consolidated_email = $20,
+       webhook_preset = $21, webhook_url_secret_enc = $22, webhook_host = $23,
+       webhook_secret_enc = $24,
        last_scheduled = case
          when notification_interval is distinct from $7
            or notification_day_of_week is distinct from $8

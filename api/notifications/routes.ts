@@ -1,6 +1,6 @@
 /**
  * /api/notification-settings (spec part 2, section 7): list, read, create, update, delete,
- * email-info, validate-cron and test, and `sources` (the edit screen's source picker,
+ * email-info, validate-cron, test and test-webhook, and `sources` (the edit screen's source picker,
  * docs/notifications.md). Any of the three flags or Admin may use them (spec section 6); each
  * route carries its own guard. The static paths come before `/:id`. Create answers 200 with the
  * stored setting (the spec's forms treat only 200/204 as saved).
@@ -20,6 +20,7 @@ import { notFound } from "../http/errors.ts";
 import { requireSendAllowance } from "../http/send_limit.ts";
 import { body, idParam } from "../http/validate.ts";
 import { sendTestNotification } from "./jobs.ts";
+import { sendWebhookTest } from "./channels.ts";
 import {
   deleteSetting,
   findSetting,
@@ -64,7 +65,11 @@ export const notificationRoutes = new Hono<AppEnv>()
     const { db, config } = c.var.deps;
     const input = c.req.valid("json");
     const bound = { ...NOTIFICATION_BOUND, limit: config.MAX_SOURCES_PER_AREA };
-    const saved = await createWithinBound(db, bound, (tx) => saveSetting(tx, 0, input));
+    const saved = await createWithinBound(
+      db,
+      bound,
+      (tx) => saveSetting(tx, c.var.deps.secrets, 0, input),
+    );
     return c.json(toContract(saved));
   })
   .get("/:id", guard, body("param", idParam), async (c) => {
@@ -75,8 +80,10 @@ export const notificationRoutes = new Hono<AppEnv>()
   })
   .put("/:id", guard, body("param", idParam), body("json", notificationSettingSave), async (c) => {
     const { id } = c.req.valid("param");
-    if (!await findSetting(c.var.deps.db, id)) throw notFound(`Notification setting ${id}`);
-    return c.json(toContract(await saveSetting(c.var.deps.db, id, c.req.valid("json"))));
+    const { db, secrets } = c.var.deps;
+    if (!await findSetting(db, id)) throw notFound(`Notification setting ${id}`);
+    const saved = await db.transaction((tx) => saveSetting(tx, secrets, id, c.req.valid("json")));
+    return c.json(toContract(saved));
   })
   .delete("/:id", guard, body("param", idParam), async (c) => {
     const { id } = c.req.valid("param");
@@ -90,4 +97,11 @@ export const notificationRoutes = new Hono<AppEnv>()
     await requireSendAllowance(c.var.deps, "notificationTest", c.var.user.userId);
     // The links use PUBLIC_URL only, never this request's Host (docs/auth.md, "Mailed links").
     return c.json(await sendTestNotification(c.var.deps, setting));
+  })
+  .post("/:id/test-webhook", guard, body("param", idParam), async (c) => {
+    const { id } = c.req.valid("param");
+    const setting = await findSetting(c.var.deps.db, id);
+    if (!setting) throw notFound(`Notification setting ${id}`);
+    await requireSendAllowance(c.var.deps, "notificationTest", c.var.user.userId);
+    return c.json(await sendWebhookTest(c.var.deps, setting));
   });

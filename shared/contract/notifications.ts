@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { boundedString, dbId, MAX_LENGTH, optionalText } from "./fields.ts";
-import { cronProblem, isTimeZone } from "../notifications/schedule.ts";
+import { cronProblem, isTimeZone } from "../notifications/cron.ts";
 
 /** Source types by id (spec part 2, section 3). */
 export const SOURCE_TYPES = {
@@ -52,6 +52,51 @@ export const NOTIFICATION_MESSAGES = {
   testSent: "Test notification sent successfully",
   saveFirst: "Please save the notification setting first before testing",
 } as const;
+
+/**
+ * Where a setting posts besides e-mail (docs/notifications.md, "Webhooks"): "" none, or the body
+ * format of the webhook: plain JSON, Slack's or Microsoft Teams' incoming webhook.
+ */
+export const WEBHOOK_PRESETS = ["", "json", "slack", "teams"] as const;
+export type WebhookPreset = (typeof WEBHOOK_PRESETS)[number];
+
+/** The presets in words, for the form and the CLI. */
+export const WEBHOOK_PRESET_LABELS: Record<WebhookPreset, string> = {
+  "": "None (e-mail only)",
+  json: "JSON",
+  slack: "Slack",
+  teams: "Microsoft Teams",
+};
+
+/** What a stored secret reads as in answers; sending it back keeps the stored one. */
+export const STORED_SECRET = "********";
+
+/** Messages of the webhook fields. */
+export const WEBHOOK_MESSAGES = {
+  urlRequired: "Webhook URL is required when a webhook format is chosen",
+  urlInvalid: "Webhook URL must be an http:// or https:// address without a user name or password",
+  noWebhook: "This notification setting has no webhook",
+  testFailed: "Failed to send the test message to the webhook",
+} as const;
+
+/** True for an absolute http(s) URL without credentials in it (they would be logged by proxies). */
+export function isWebhookUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return (url.protocol === "https:" || url.protocol === "http:") && url.username === "" &&
+      url.password === "" && url.hostname !== "";
+  } catch {
+    return false;
+  }
+}
+
+const webhookPresetField = z.enum(WEBHOOK_PRESETS, {
+  error: 'webhookPreset must be "", "json", "slack" or "teams"',
+}).nullish().transform((value) => value ?? "");
+
+/** A write-only secret: "" none, `STORED_SECRET` keep the stored one, else the new value. */
+const webhookUrlField = optionalText(MAX_LENGTH.text).transform((value) => value.trim());
+const webhookSecretField = optionalText(MAX_LENGTH.secret);
 
 /** Splits a recipient list (commas or semicolons) into trimmed addresses and the malformed ones. */
 export function parseRecipientList(text: string | null | undefined): {
@@ -155,7 +200,17 @@ export const notificationSettingSave = z.object({
   overrideEmailRecipients: recipientList,
   emailSubjectPrefix: optionalText(MAX_LENGTH.name),
   consolidatedEmail: flag("consolidatedEmail", false),
+  webhookPreset: webhookPresetField,
+  webhookUrl: webhookUrlField,
+  webhookSecret: webhookSecretField,
 }).superRefine((value, ctx) => {
+  if (value.webhookPreset !== "") {
+    if (value.webhookUrl === "") {
+      ctx.addIssue({ code: "custom", path: ["webhookUrl"], message: WEBHOOK_MESSAGES.urlRequired });
+    } else if (value.webhookUrl !== STORED_SECRET && !isWebhookUrl(value.webhookUrl)) {
+      ctx.addIssue({ code: "custom", path: ["webhookUrl"], message: WEBHOOK_MESSAGES.urlInvalid });
+    }
+  }
   if (value.notificationInterval === "Custom") {
     if (value.cronExpression === "") {
       ctx.addIssue({
@@ -198,6 +253,14 @@ export const notificationSetting = z.object({
   overrideEmailRecipients: z.string(),
   emailSubjectPrefix: z.string(),
   consolidatedEmail: z.boolean(),
+  /** "" none, else the webhook's body format (docs/notifications.md, "Webhooks"). */
+  webhookPreset: z.enum(WEBHOOK_PRESETS),
+  /** Write-only: "********" when an address is stored, "" when none. */
+  webhookUrl: z.string(),
+  /** The stored address's host name (the address itself is a secret); "" when none. */
+  webhookHost: z.string(),
+  /** Write-only: "********" when a signing secret is stored, "" when none. */
+  webhookSecret: z.string(),
   /** ISO 8601: when the mail server last accepted this setting's mail; null for never. */
   lastNotificationSent: z.string().nullable(),
 });
@@ -257,6 +320,15 @@ export const notificationTestResult = z.object({
 });
 export type NotificationTestResult = z.infer<typeof notificationTestResult>;
 
+/** POST /api/notification-settings/{id}/test-webhook: one post, answered with its outcome. */
+export const webhookTestResult = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  /** The HTTP status the webhook answered with; null when none was reached. */
+  status: z.number().int().nullable(),
+});
+export type WebhookTestResult = z.infer<typeof webhookTestResult>;
+
 /** The edit form's values (spec part 2, sections 5 and 9); 0 / "" mean "not chosen". */
 export const notificationSettingForm = z.object({
   name: boundedString(MAX_LENGTH.name).trim().min(1, NOTIFICATION_MESSAGES.nameRequired),
@@ -292,6 +364,17 @@ export const notificationSettingForm = z.object({
   }),
   emailSubjectPrefix: boundedString(MAX_LENGTH.name),
   consolidatedEmail: z.boolean(),
+  webhookPreset: z.enum(WEBHOOK_PRESETS),
+  webhookUrl: boundedString(MAX_LENGTH.text),
+  webhookSecret: boundedString(MAX_LENGTH.secret),
+}).superRefine((value, ctx) => {
+  const url = value.webhookUrl.trim();
+  if (value.webhookPreset === "") return;
+  if (url === "") {
+    ctx.addIssue({ code: "custom", path: ["webhookUrl"], message: WEBHOOK_MESSAGES.urlRequired });
+  } else if (url !== STORED_SECRET && !isWebhookUrl(url)) {
+    ctx.addIssue({ code: "custom", path: ["webhookUrl"], message: WEBHOOK_MESSAGES.urlInvalid });
+  }
 });
 export type NotificationSettingForm = z.infer<typeof notificationSettingForm>;
 
@@ -316,4 +399,7 @@ export const NEW_NOTIFICATION_FORM: NotificationSettingForm = {
   overrideEmailRecipients: "",
   emailSubjectPrefix: "",
   consolidatedEmail: false,
+  webhookPreset: "",
+  webhookUrl: "",
+  webhookSecret: "",
 };

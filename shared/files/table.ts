@@ -38,3 +38,6 @@ export interface Table extends Omit<Grid, "rows" | "rowNumbers"> {
   /** 1-based file row of each data row. */
   rowNumbers: number[];
 }
+
+/** Which sheet to read: a name (exact, else case-insensitive) or a 1-based position. */
+export type SheetRef = string | number;

@@ -2,7 +2,9 @@ import * as XLSX from "xlsx";
 import * as cptable from "xlsx/dist/cpexcel.full.mjs";
 import { FileRefusedError, type RowError } from "./errors.ts";
 import type { FileLimits } from "./limits.ts";
-import type { Grid } from "./table.ts";
+import type { Grid, SheetRef } from "./table.ts";
+
+export type { SheetRef };
 import { excelSerialToIso } from "./values.ts";
 import {
   checkInflatedSizes,
@@ -18,9 +20,6 @@ import { isBlankRow, tooManyCells, tooManyColumns, tooManyRows } from "./grid_ro
 
 // Old XLS files (BIFF5 and earlier) store text in a Windows code page.
 XLSX.set_cptable(cptable);
-
-/** Which sheet to read: a name (exact, else case-insensitive) or a 1-based position. */
-export type SheetRef = string | number;
 
 /** The text a feed receives for one cell, whatever its display format. */
 function cellText(cell: XLSX.CellObject, date1904: boolean): string {

@@ -6,7 +6,7 @@
  */
 import * as XLSX from "xlsx";
 import type { FileLimits } from "./limits.ts";
-import type { Grid } from "./table.ts";
+import type { Grid, SheetRef } from "./table.ts";
 import { excelSerialToIso } from "./values.ts";
 import { inflateCounted, listZipEntries, type ZipEntry } from "./zip_guard.ts";
 import { isBlankRow } from "./grid_rows.ts";
@@ -14,7 +14,6 @@ import { xmlBlocks, xmlText } from "./xml_blocks.ts";
 import { stringItemText, unescapeXml } from "./xml_text.ts";
 import { contentTypes, own, sharedStrings, styleFormats, workbookSheets } from "./xlsx_parts.ts";
 import { isDateFormat, numberText, ZERO_PAD } from "./xlsx_cells.ts";
-import type { SheetRef } from "./xlsx_reader.ts";
 
 /** Thrown inside the scan to give the workbook up to SheetJS. */
 class Unsure extends Error {}

@@ -57,12 +57,9 @@ import {
 import { decodeBase64 } from "../base64.ts";
 import { appendRowsToXlsx } from "./xlsx_append.ts";
 import { supplierColumns, tallySupplierFile } from "./tally.ts";
+import type { InventoryFile } from "./inventory_file.ts";
 
-/** A file by name and bytes. */
-export interface InventoryFile {
-  name: string;
-  bytes: Uint8Array;
-}
+export type { InventoryFile };
 
 /** Everything a run needs; only `source`, `supplierFile` and `now` are required. */
 export interface ProcessInventoryInput {

@@ -14,7 +14,7 @@ import {
   type RowsRead,
 } from "../files/mod.ts";
 import type { InventorySource } from "../contract/inventory.ts";
-import type { InventoryFile } from "./process.ts";
+import type { InventoryFile } from "./inventory_file.ts";
 import { statusLists, statusVerdict } from "./rules.ts";
 
 /** 0-based columns of the supplier file the engine reads. */

@@ -41,6 +41,9 @@ Deno.test("save: defaults of section 9 and normalised values", () => {
     overrideEmailRecipients: "a@x.com, b@y.com",
     emailSubjectPrefix: "",
     consolidatedEmail: false,
+    webhookPreset: "",
+    webhookUrl: "",
+    webhookSecret: "",
   });
 });
 
@@ -52,6 +55,13 @@ Deno.test("save: wrong input gives the messages", () => {
     [{ ...valid, notificationInterval: undefined }, /^Notification interval is required$/],
     [{ ...valid, notificationInterval: "Hourly" }, /must be Daily, Weekly/],
     [{ ...valid, notificationDayOfWeek: 8 }, /1 \(Monday\) to 7 \(Sunday\)/],
+    [{ ...valid, webhookPreset: "slack" }, /^Webhook URL is required/],
+    [
+      { ...valid, webhookPreset: "json", webhookUrl: "ftp://x.example/" },
+      /http:\/\/ or https:\/\//,
+    ],
+    [{ ...valid, webhookPreset: "json", webhookUrl: "https://u:p@x.example/" }, /without a user/],
+    [{ ...valid, webhookPreset: "discord" }, /webhookPreset must be/],
     [{ ...valid, notificationDayOfWeek: "Monday" }, /1 \(Monday\) to 7 \(Sunday\)/],
     [{ ...valid, includeStatusChanges: "yes" }, /^includeStatusChanges must be true or false$/],
     [{ ...valid, notificationEnabled: 1 }, /^notificationEnabled must be true or false$/],

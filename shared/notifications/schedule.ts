@@ -9,6 +9,9 @@ import type {
   NotificationInterval,
   NotificationSetting,
 } from "../contract/notifications.ts";
+import { cronProblem, isTimeZone } from "./cron.ts";
+
+export { cronProblem, isTimeZone };
 
 /** Daily, Weekly and Monthly mails go out at this hour (local time of the setting's zone). */
 export const SEND_HOUR = 7;
@@ -32,17 +35,6 @@ export type ScheduleSetting =
   >
   & { timeZone?: string };
 
-/** True when `name` is a time zone Intl knows (an IANA name such as "Europe/Berlin", or "UTC"). */
-export function isTimeZone(name: string): boolean {
-  if (name.trim() === "") return false;
-  try {
-    new Intl.DateTimeFormat("en-US", { timeZone: name });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** The time zone of this process (the TZ environment variable, else the system's); UTC if unknown. */
 export function serverTimeZone(): string {
   const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
@@ -52,27 +44,6 @@ export function serverTimeZone(): string {
 /** A setting's zone: its own when valid, else the server's. */
 export function resolveTimeZone(timeZone: string | null | undefined): string {
   return timeZone && isTimeZone(timeZone) ? timeZone : serverTimeZone();
-}
-
-/**
- * What is wrong with a cron expression's syntax, or null when croner accepts it. Five fields
- * (minute hour day month weekday) or croner's nicknames (@daily); a seconds field is accepted
- * only as a single number, since notifications run at most once a minute.
- */
-export function cronProblem(expression: string): string | null {
-  const trimmed = expression.trim();
-  if (trimmed === "") return "Cron expression is required";
-  const parts = trimmed.split(/\s+/);
-  if (!trimmed.startsWith("@") && parts.length >= 6 && !/^\d{1,2}$/.test(parts[0])) {
-    return "Notifications run at most once a minute: the seconds field must be a single number";
-  }
-  try {
-    new Cron(trimmed, { paused: true, timezone: "UTC" });
-    return null;
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    return `Invalid cron expression: ${message.replace(/^CronPattern:\s*/, "")}`;
-  }
 }
 
 /**

@@ -92,6 +92,9 @@ async function seed(admin: TestClient, origin: string) {
       notificationInterval: "Weekly",
       notificationDayOfWeek: 1,
       notificationEnabled: true,
+      // The webhook fields show only with a webhook: scanned with them.
+      webhookPreset: "slack",
+      webhookUrl: "https://hooks.slack.example/services/T0/B0/x",
     }),
     "notification setting",
   );

@@ -9,7 +9,8 @@ import { AdminGuard, RouteGuard } from "./components/route_guard.tsx";
 import { useAtomValue } from "jotai";
 import { currentUserAtom, permissionsOf } from "./state/session.ts";
 import type { FeatureRoute } from "./features/feature.ts";
-import { GUARDED_ROUTES, navItemsFor, PUBLIC_ROUTES } from "./features/index.ts";
+import { GUARDED_ROUTES, hubCardsFor, navItemsFor, PUBLIC_ROUTES } from "./features/index.ts";
+import { HubCardsContext } from "./features/hub_cards.ts";
 
 export { GUARDED_ROUTES } from "./features/index.ts";
 
@@ -49,16 +50,18 @@ function GuardedShell() {
       <NavBar itemsFor={navItemsFor} />
       <main>
         <PageFrame>
-          <Switch>
-            {GUARDED_ROUTES.map((route) => (
-              <Route key={route.path} path={route.path}>
-                <GuardedPage route={route} />
+          <HubCardsContext.Provider value={hubCardsFor}>
+            <Switch>
+              {GUARDED_ROUTES.map((route) => (
+                <Route key={route.path} path={route.path}>
+                  <GuardedPage route={route} />
+                </Route>
+              ))}
+              <Route>
+                <FallbackPage />
               </Route>
-            ))}
-            <Route>
-              <FallbackPage />
-            </Route>
-          </Switch>
+            </Switch>
+          </HubCardsContext.Provider>
         </PageFrame>
       </main>
     </RouteGuard>

@@ -8,6 +8,7 @@ import type {
   NotificationSetting,
   NotificationSourceOption,
   NotificationTestResult,
+  WebhookTestResult,
 } from "../../../../shared/contract/notifications.ts";
 import { call } from "../../api/call.ts";
 import { api } from "../../api/client.ts";
@@ -18,6 +19,7 @@ export type {
   NotificationSetting,
   NotificationSourceOption,
   NotificationTestResult,
+  WebhookTestResult,
 };
 
 const settings = api.api["notification-settings"];
@@ -77,6 +79,13 @@ export function sendTestNotification(id: number): Promise<NotificationTestResult
   return call(
     settings[":id"].test.$post({ param: { id: String(id) } }),
   ) as Promise<NotificationTestResult>;
+}
+
+/** POST /api/notification-settings/{id}/test-webhook: posts a test message to the saved webhook. */
+export function sendWebhookTest(id: number): Promise<WebhookTestResult> {
+  return call(
+    settings[":id"]["test-webhook"].$post({ param: { id: String(id) } }),
+  ) as Promise<WebhookTestResult>;
 }
 
 /** GET /api/notification-settings/sources?sourceTypeId=N: the live sources of one type. */

@@ -25,6 +25,10 @@ import {
   SOURCE_TYPE_IDS,
   type SourceTypeId,
   sourceTypeName,
+  WEBHOOK_MESSAGES,
+  WEBHOOK_PRESET_LABELS,
+  WEBHOOK_PRESETS,
+  type WebhookPreset,
   WEEKDAY_NAMES,
 } from "../../../../shared/contract/notifications.ts";
 import { messageOr } from "../../api/call.ts";
@@ -45,6 +49,7 @@ import {
   type NotificationSetting,
   saveNotificationSetting,
   sendTestNotification,
+  sendWebhookTest,
   validateCronExpression,
 } from "./api.ts";
 import { ALL_SOURCES } from "./display.ts";
@@ -91,8 +96,23 @@ function settingToForm(setting: NotificationSetting): NotificationSettingForm {
     overrideEmailRecipients: setting.overrideEmailRecipients,
     emailSubjectPrefix: setting.emailSubjectPrefix,
     consolidatedEmail: setting.consolidatedEmail,
+    webhookPreset: setting.webhookPreset,
+    webhookUrl: setting.webhookUrl,
+    webhookSecret: setting.webhookSecret,
   };
 }
+
+/** Radix's Select has no empty value: "none" stands for "" (no webhook). */
+const NO_WEBHOOK = "none";
+const WEBHOOK_OPTIONS: SelectOption[] = WEBHOOK_PRESETS.map((preset) => ({
+  value: preset || NO_WEBHOOK,
+  label: WEBHOOK_PRESET_LABELS[preset],
+}));
+
+type WebhookTestState =
+  | { kind: "idle" }
+  | { kind: "sending" }
+  | { kind: "done"; ok: boolean; message: string };
 
 const CONTENT_SWITCHES = [
   ["includeStatusChanges", "Include Status Changes"],
@@ -147,6 +167,7 @@ export default function NotificationSettingEditPage() {
   // goes back to idle after 5 s as the spec says; the text is read at the person's pace).
   const [sentNote, setSentNote] = useState<string | null>(null);
   const [cron, setCron] = useState<CronState>({ kind: "none" });
+  const [webhookTest, setWebhookTest] = useState<WebhookTestState>({ kind: "idle" });
   const { state: saveState, run } = useSaveState(3000);
   const timers = useRef<ReturnType<typeof setTimeout>[]>([]);
   useEffect(() => () => timers.current.forEach(clearTimeout), []);
@@ -207,6 +228,7 @@ export default function NotificationSettingEditPage() {
   const timeZone = watch("timeZone");
   const sourceId = watch("sourceId") as number | null;
   const sourceName = watch("sourceName");
+  const webhookPreset = watch("webhookPreset") as WebhookPreset;
 
   // Custom: the server checks the expression once typing pauses; empty clears the result.
   useEffect(() => {
@@ -293,6 +315,25 @@ export default function NotificationSettingEditPage() {
       console.error(error);
       const message = messageOr(error, NOTIFICATION_MESSAGES.testFailed);
       setTest({ kind: "error", message, autoClear: false });
+    }
+  };
+
+  const onWebhookTest = async () => {
+    if (settingId === 0) {
+      setWebhookTest({ kind: "done", ok: false, message: NOTIFICATION_MESSAGES.saveFirst });
+      return;
+    }
+    setWebhookTest({ kind: "sending" });
+    try {
+      const result = await sendWebhookTest(settingId);
+      setWebhookTest({ kind: "done", ok: result.success, message: result.message });
+    } catch (error) {
+      console.error(error);
+      setWebhookTest({
+        kind: "done",
+        ok: false,
+        message: messageOr(error, WEBHOOK_MESSAGES.testFailed),
+      });
     }
   };
 
@@ -451,6 +492,86 @@ export default function NotificationSettingEditPage() {
                 label="Consolidated Email"
               />
             </Grid>
+          </FormSection>
+
+          <FormSection title="Webhook">
+            <Flex direction="column" gap="3">
+              <Text as="p" size="2" color="gray">
+                Besides e-mail, the summaries (and alerts about failing sources) can be posted to a
+                chat channel or another system.
+              </Text>
+              <Grid columns={{ initial: "1", sm: "2" }} gap="3">
+                <Controller
+                  control={control}
+                  name="webhookPreset"
+                  render={({ field }) => (
+                    <SelectField
+                      label="Webhook Format"
+                      value={field.value || NO_WEBHOOK}
+                      onChange={(value) => field.onChange(value === NO_WEBHOOK ? "" : value)}
+                      options={WEBHOOK_OPTIONS}
+                    />
+                  )}
+                />
+              </Grid>
+              {webhookPreset !== "" && (
+                <Grid columns={{ initial: "1", sm: "2" }} gap="3">
+                  <Flex direction="column" gap="1">
+                    <TextField
+                      label="Webhook URL"
+                      type="password"
+                      autoComplete="off"
+                      placeholder={webhookPreset === "slack"
+                        ? "https://hooks.slack.com/services/…"
+                        : "https://…"}
+                      error={errors.webhookUrl?.message}
+                      {...register("webhookUrl")}
+                    />
+                    {setting.data?.webhookHost && (
+                      <Text size="1" color="gray">
+                        Posts to{" "}
+                        {setting.data.webhookHost}. The address is kept secret; enter a new one to
+                        replace it.
+                      </Text>
+                    )}
+                  </Flex>
+                  <Flex direction="column" gap="1">
+                    <TextField
+                      label="Signing Secret (optional)"
+                      type="password"
+                      autoComplete="new-password"
+                      error={errors.webhookSecret?.message}
+                      {...register("webhookSecret")}
+                    />
+                    <Text size="1" color="gray">
+                      Signs each post in the X-Webhook-Signature header (HMAC-SHA256).
+                    </Text>
+                  </Flex>
+                </Grid>
+              )}
+              {webhookPreset !== "" && (
+                <Flex direction="column" gap="2" align="start">
+                  <Button
+                    type="button"
+                    variant="soft"
+                    disabled={webhookTest.kind === "sending"}
+                    onClick={onWebhookTest}
+                  >
+                    {webhookTest.kind === "sending" ? "Sending..." : "Send Test to Webhook"}
+                  </Button>
+                  <Text size="1" color="gray">The test uses the saved webhook.</Text>
+                </Flex>
+              )}
+              {webhookTest.kind === "done" && (
+                <Callout.Root
+                  color={webhookTest.ok ? "green" : "red"}
+                  role={webhookTest.ok ? "status" : "alert"}
+                  highContrast
+                >
+                  <Callout.Text>{webhookTest.message}</Callout.Text>
+                </Callout.Root>
+              )}
+            </Flex>
           </FormSection>
 
           <EmailConfigurationCard info={emailInfo.data ?? null} />

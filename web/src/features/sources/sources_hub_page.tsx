@@ -1,10 +1,10 @@
 import { Button, Card, Container, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { useAtomValue } from "jotai";
-import { useId } from "react";
+import { useContext, useId } from "react";
 import { Link } from "wouter";
 import { currentUserAtom, permissionsOf } from "../../state/session.ts";
 import type { HubCard } from "../feature.ts";
-import { hubCardsFor } from "../index.ts";
+import { HubCardsContext } from "../hub_cards.ts";
 
 function HubCardView({ card }: { card: HubCard }) {
   const headingId = useId();
@@ -27,6 +27,7 @@ function HubCardView({ card }: { card: HubCard }) {
 
 /** /sources: one card per source area the user may use (part 2, section 2). */
 export default function SourcesHubPage() {
+  const hubCardsFor = useContext(HubCardsContext);
   const cards = hubCardsFor(permissionsOf(useAtomValue(currentUserAtom)));
   return (
     <Container size="4" p="4">

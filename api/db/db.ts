@@ -1,0 +1,53 @@
+/**
+ * The database interface every query site uses, and savepoints. Apart from client.ts (which opens
+ * the drivers) because the PGlite worker's client (pglite_remote.ts) implements it and client.ts
+ * opens that: one module for both made an import loop (tests/layers_test.ts).
+ */
+
+/** A row as the drivers return it. */
+export type Row = Record<string, unknown>;
+
+/** What every query site uses; a transaction gets the same shape. */
+export interface Db {
+  readonly kind: "pglite" | "postgres";
+  /**
+   * Runs one parameterised statement and returns its rows. An aborted `signal` cancels the
+   * statement on PostgreSQL; PGlite cannot interrupt one, so there it only stops a statement
+   * from starting (also one still waiting for its turn on PGlite's one connection).
+   */
+  query<T = Row>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<T[]>;
+  /** Runs several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+  /** Runs `fn` in a transaction; nested calls become savepoints. */
+  transaction<T>(fn: (tx: Db) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** Per-transaction options. */
+export interface TransactionOptions {
+  /**
+   * Work nobody waits for (an import's batches): on PGlite's one connection it lets waiting
+   * statements go first (api/db/pglite_remote.ts); PostgreSQL has a connection per transaction
+   * and ignores it.
+   */
+  background?: boolean;
+}
+
+/** Per-statement options. */
+export interface QueryOptions {
+  /** Aborting it cancels the statement (PostgreSQL) or keeps it from starting (both). */
+  signal?: AbortSignal;
+}
+
+/** Runs `fn` inside the savepoint `name` of the transaction `tx` (nested transactions). */
+export async function savepoint<T>(tx: Db, name: string, fn: (tx: Db) => Promise<T>): Promise<T> {
+  await tx.exec(`savepoint ${name}`);
+  try {
+    const result = await fn(tx);
+    await tx.exec(`release savepoint ${name}`);
+    return result;
+  } catch (error) {
+    await tx.exec(`rollback to savepoint ${name}`);
+    throw error;
+  }
+}
