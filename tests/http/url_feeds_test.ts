@@ -7,57 +7,19 @@
  * tests/services/up.sh (for the certificate only).
  */
 import assert from "node:assert/strict";
-import { dirname } from "node:path";
 import { ADMIN_PASSWORD, startTestServer } from "../support/server.ts";
 import { testClient } from "../support/http.ts";
 import { saveMailbox, sourcePayload, stockCsv } from "../support/inventory.ts";
 import { createSource } from "../support/order_tracking.ts";
 import { readServices } from "../services/services.ts";
 import { tick } from "../../api/jobs/runner.ts";
+import { startSupplier } from "../support/url_supplier.ts";
 
 const CAP = 4096;
 
-/** The supplier's web server: a file with an ETag, and the misbehaving paths. */
-function startSupplier(caPath: string) {
-  const dir = dirname(caPath);
-  const state = {
-    body: stockCsv([["A1", 5], ["A2", 0], ["A3", 7], ["A4", 2]]),
-    etag: '"v1"' as string | null,
-    requests: [] as { path: string; headers: Headers }[],
-  };
-  const server = Deno.serve({
-    hostname: "127.0.0.1",
-    port: 0,
-    cert: Deno.readTextFileSync(`${dir}/server.crt`),
-    key: Deno.readTextFileSync(`${dir}/server.key`),
-    onListen: () => {},
-  }, async (request) => {
-    const path = new URL(request.url).pathname;
-    state.requests.push({ path, headers: new Headers(request.headers) });
-    if (path === "/stock.csv") {
-      if (state.etag && request.headers.get("if-none-match") === state.etag) {
-        return new Response(null, { status: 304 });
-      }
-      const headers: Record<string, string> = { "content-type": "text/csv" };
-      if (state.etag) headers.etag = state.etag;
-      return new Response(state.body as BlobPart, { headers });
-    }
-    if (path === "/moved") return Response.redirect(new URL("/stock.csv", request.url), 302);
-    if (path === "/elsewhere") return Response.redirect("https://10.11.12.13/stock.csv", 302);
-    if (path === "/loop") return Response.redirect(new URL("/loop", request.url), 302);
-    if (path === "/big") return new Response(new Uint8Array(CAP * 3).fill(65));
-    if (path === "/slow") {
-      await new Promise((resolve) => setTimeout(resolve, 3000));
-      return new Response("late");
-    }
-    return new Response("no", { status: 404 });
-  });
-  return { state, server, base: `https://localhost:${server.addr.port}` };
-}
-
 Deno.test("URL feeds: conditional fetches, limits, policy, secrets", async (t) => {
   const services = readServices();
-  const supplier = startSupplier(services.caPath);
+  const supplier = startSupplier(services.caPath, CAP);
   const server = await startTestServer({
     env: {
       MAIL_CA_FILE: services.caPath,
