@@ -1,14 +1,17 @@
 /**
  * One conditional GET of a URL feed (docs/url_feeds.md): https only, every hop (the first URL
  * and each redirect, followed by hand, at most `maxRedirects`) checked against the outbound policy
- * (`api/net/outbound.ts`), one time-out for the whole exchange, the size cap enforced on the
+ * (`api/net/outbound.ts`) and connected to the very address checked (node:https with a pinned
+ * `lookup`; fetch cannot pin), one time-out for the whole exchange, the size cap enforced on the
  * declared length and on the bytes read, `If-None-Match` / `If-Modified-Since` from the last file
  * taken. Credentials go only to the first URL's origin: a redirect elsewhere is fetched without.
  */
+import https from "node:https";
+import type { IncomingMessage } from "node:http";
 import type { Config } from "../config.ts";
-import { extraCaPem } from "../mail/tls.ts";
+import { tlsCaOption } from "../mail/tls.ts";
 import { writeLog } from "../http/log.ts";
-import { checkOutboundUrl, OutboundRefused } from "../net/outbound.ts";
+import { OutboundRefused, parseIp, resolveOutbound } from "../net/outbound.ts";
 
 /** A look that failed; the message is safe to show on the source page and the run. */
 export class UrlFetchError extends Error {
@@ -46,16 +49,65 @@ export type UrlFetched =
     lastModified: string | null;
   };
 
-const clients = new Map<string, Deno.HttpClient>();
-
-/** A client trusting MAIL_CA_FILE besides the system's roots (one per file), or undefined. */
-async function httpClient(config: Config): Promise<Deno.HttpClient | undefined> {
-  const pem = await extraCaPem(config);
-  if (!pem) return undefined;
-  let client = clients.get(pem);
-  if (!client) clients.set(pem, client = Deno.createHttpClient({ caCerts: [pem] }));
-  return client;
+/** One hop's answer: status, headers (lower-case names) and the body, not yet read. */
+interface Hop {
+  status: number;
+  statusText: string;
+  header(name: string): string | null;
+  body: AsyncIterable<Uint8Array>;
+  discard(): void;
 }
+
+/**
+ * One GET over node:https to the address the outbound policy checked: `lookup` answers that
+ * address whatever DNS says now (no rebinding between check and connect), while the host name
+ * stays the TLS server name and Host header (docs/outbound.md).
+ */
+function getPinned(
+  url: URL,
+  address: string,
+  headers: Record<string, string>,
+  ca: string[] | undefined,
+  signal: AbortSignal,
+): Promise<Hop> {
+  const family = address.includes(":") ? 6 : 4;
+  return new Promise((resolve, reject) => {
+    const request = https.request({
+      method: "GET",
+      host: url.hostname.replace(/^\[|\]$/g, ""),
+      port: Number(url.port) || 443,
+      path: `${url.pathname}${url.search}`,
+      headers,
+      ca,
+      servername: parseIp(url.hostname) ? undefined : url.hostname,
+      signal,
+      agent: false,
+      lookup: ((_host: string, options: { all?: boolean }, callback: LookupCallback) => {
+        if (options?.all) callback(null, [{ address, family }]);
+        else callback(null, address, family);
+      }) as never,
+    }, (response: IncomingMessage) => {
+      resolve({
+        status: response.statusCode ?? 0,
+        statusText: response.statusMessage ?? "",
+        header: (name) => {
+          const value = response.headers[name.toLowerCase()];
+          return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+        },
+        body: response as AsyncIterable<Uint8Array>,
+        discard: () => response.destroy(),
+      });
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}
+
+type LookupCallback = (
+  error: Error | null,
+  address: string | { address: string; family: number }[],
+  family?: number,
+) => void;
 
 function fileNameOf(url: URL, disposition: string | null): string {
   const plain = /filename\*?\s*=\s*(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition ?? "");
@@ -71,10 +123,10 @@ function fileNameOf(url: URL, disposition: string | null): string {
 }
 
 /** Reads a body up to `max` bytes; throws past it (the rest is not read). */
-async function readCapped(body: ReadableStream<Uint8Array> | null, max: number, url: string) {
+async function readCapped(body: AsyncIterable<Uint8Array>, max: number, url: string) {
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of body ?? new ReadableStream<Uint8Array>()) {
+  for await (const chunk of body) {
     size += chunk.length;
     if (size > max) {
       throw new UrlFetchError(`The file at ${url} is larger than the ${max}-byte cap.`);
@@ -108,7 +160,7 @@ export async function fetchFeedUrl(
   limits: UrlLimits,
 ): Promise<UrlFetched> {
   const signal = AbortSignal.timeout(limits.timeoutMs);
-  const client = await httpClient(config);
+  const ca = await tlsCaOption(config);
   const origin = new URL(request.url).origin;
   let url = new URL(request.url);
   try {
@@ -116,35 +168,40 @@ export async function fetchFeedUrl(
       if (url.protocol !== "https:") {
         throw new UrlFetchError(`Only https:// URLs are fetched (a redirect led to ${url.href}).`);
       }
+      const port = Number(url.port) || 443;
+      let address: string;
       try {
-        await checkOutboundUrl(config, url.href, "the feed URL's server");
+        address = (await resolveOutbound(config, url.hostname, port, "the feed URL's server"))
+          .address;
       } catch (error) {
         if (!(error instanceof OutboundRefused)) throw error;
         writeLog("warn", `URL feed ${url.host}: ${error.message}`.slice(0, 300));
         // The policy's wording: refused and unreachable look alike (docs/outbound.md).
         throw new UrlFetchError(`Could not connect to ${url.host}.`);
       }
-      const headers = new Headers({ "user-agent": "source-manager url feed" });
+      const headers: Record<string, string> = { "user-agent": "source-manager url feed" };
       if (url.origin === origin) {
-        for (const [name, value] of Object.entries(request.headers)) headers.set(name, value);
+        for (const [name, value] of Object.entries(request.headers)) {
+          headers[name.toLowerCase()] = value;
+        }
       }
-      if (request.etag) headers.set("if-none-match", request.etag);
-      if (request.lastModified) headers.set("if-modified-since", request.lastModified);
-      let response: Response;
+      if (request.etag) headers["if-none-match"] = request.etag;
+      if (request.lastModified) headers["if-modified-since"] = request.lastModified;
+      let response: Hop;
       try {
-        response = await fetch(url, { headers, redirect: "manual", signal, client });
+        response = await getPinned(url, address, headers, ca, signal);
       } catch (error) {
         if (signal.aborted) throw error;
         writeLog("warn", `URL feed ${url.host}: ${(error as Error).message}`.slice(0, 300));
         throw new UrlFetchError(`Could not connect to ${url.host}.`);
       }
       if (response.status === 304) {
-        await response.body?.cancel();
+        response.discard();
         return { status: "not-modified", url: url.href };
       }
       if (response.status >= 300 && response.status < 400) {
-        await response.body?.cancel();
-        const location = response.headers.get("location");
+        response.discard();
+        const location = response.header("location");
         if (!location) throw new UrlFetchError(`${url.href} answered ${response.status}.`);
         if (hop >= limits.maxRedirects) {
           throw new UrlFetchError(`The URL redirected more than ${limits.maxRedirects} times.`);
@@ -152,8 +209,8 @@ export async function fetchFeedUrl(
         url = new URL(location, url);
         continue;
       }
-      if (!response.ok) {
-        await response.body?.cancel();
+      if (response.status < 200 || response.status >= 300) {
+        response.discard();
         const hint = response.status === 401 || response.status === 403
           ? " (check the URL authentication)"
           : "";
@@ -161,21 +218,26 @@ export async function fetchFeedUrl(
           `${url.href} answered ${response.status} ${response.statusText}${hint}.`,
         );
       }
-      const declared = Number(response.headers.get("content-length") ?? "0");
+      const declared = Number(response.header("content-length") ?? "0");
       if (declared > limits.maxBytes) {
-        await response.body?.cancel();
+        response.discard();
         throw new UrlFetchError(
           `The file at ${url.href} is ${declared} bytes, larger than the ${limits.maxBytes}-byte cap.`,
         );
       }
-      const bytes = await readCapped(response.body, limits.maxBytes, url.href);
+      let bytes: Uint8Array;
+      try {
+        bytes = await readCapped(response.body, limits.maxBytes, url.href);
+      } finally {
+        response.discard();
+      }
       return {
         status: "fetched",
         url: url.href,
-        fileName: fileNameOf(url, response.headers.get("content-disposition")),
+        fileName: fileNameOf(url, response.header("content-disposition")),
         bytes,
-        etag: response.headers.get("etag")?.slice(0, 1000) ?? null,
-        lastModified: response.headers.get("last-modified")?.slice(0, 200) ?? null,
+        etag: response.header("etag")?.slice(0, 1000) ?? null,
+        lastModified: response.header("last-modified")?.slice(0, 200) ?? null,
       };
     }
   } catch (error) {

@@ -165,6 +165,21 @@ Deno.test("URL feeds: conditional fetches, limits, policy, secrets", async (t) =
       assert.equal(supplier.state.requests.at(-1)!.headers.get("x-api-key"), "supplier-token-123");
     });
 
+    await t.step("a redirect to another origin is followed without the token", async () => {
+      supplier.state.body = stockCsv([["A1", 6], ["A2", 6], ["A3", 6], ["A4", 6]]);
+      const res = await admin.post(
+        path,
+        feed({ url: `${supplier.base}/cross`, secret: "********" }),
+      );
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal((await check()).outcome, "fetched");
+      const [first, second] = supplier.state.requests.slice(-2);
+      assert.equal(first.headers.get("x-api-key"), "supplier-token-123");
+      assert.equal(second.path, "/stock.csv");
+      assert.equal(second.headers.get("x-api-key"), null);
+      assert.match(second.headers.get("host") ?? "", /^127\.0\.0\.1:/);
+    });
+
     await t.step("the kept secret cannot follow another origin", async () => {
       const res = await admin.post(
         path,

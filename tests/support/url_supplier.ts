@@ -1,7 +1,7 @@
 /**
  * A supplier's HTTPS server for URL feed tests (docs/url_feeds.md), on loopback with the test
  * services' certificate (signed by the CA of `.tmp/services`, trusted through MAIL_CA_FILE):
- * `/stock.csv` with an ETag (304 on a match), `/moved` (same-server redirect), `/elsewhere` (a
+ * `/stock.csv` with an ETag (304 on a match), `/moved` (same-server redirect), `/cross` (to another origin), `/elsewhere` (a
  * redirect to a private address), `/loop`, `/big` (3 × `cap` bytes), `/slow` (3 s).
  */
 import { dirname } from "node:path";
@@ -15,13 +15,13 @@ export function startSupplier(caPath: string, cap = 4096) {
     etag: '"v1"' as string | null,
     requests: [] as { path: string; headers: Headers }[],
   };
-  const server = Deno.serve({
+  const server: Deno.HttpServer<Deno.NetAddr> = Deno.serve({
     hostname: "127.0.0.1",
     port: 0,
     cert: Deno.readTextFileSync(`${dir}/server.crt`),
     key: Deno.readTextFileSync(`${dir}/server.key`),
     onListen: () => {},
-  }, async (request) => {
+  }, async (request): Promise<Response> => {
     const path = new URL(request.url).pathname;
     state.requests.push({ path, headers: new Headers(request.headers) });
     if (path === "/stock.csv") {
@@ -34,6 +34,10 @@ export function startSupplier(caPath: string, cap = 4096) {
     }
     if (path === "/moved") return Response.redirect(new URL("/stock.csv", request.url), 302);
     if (path === "/elsewhere") return Response.redirect("https://10.11.12.13/stock.csv", 302);
+    if (path === "/cross") {
+      // Another origin (the same server by address): credentials must not follow.
+      return Response.redirect(`https://127.0.0.1:${server.addr.port}/stock.csv`, 302);
+    }
     if (path === "/loop") return Response.redirect(new URL("/loop", request.url), 302);
     if (path === "/big") return new Response(new Uint8Array(cap * 3).fill(65));
     if (path === "/slow") {
