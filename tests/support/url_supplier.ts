@@ -2,7 +2,7 @@
  * A supplier's HTTPS server for URL feed tests (docs/url_feeds.md), on loopback with the test
  * services' certificate (signed by the CA of `.tmp/services`, trusted through MAIL_CA_FILE):
  * `/stock.csv` with an ETag (304 on a match), `/moved` (same-server redirect), `/cross` (to another origin), `/elsewhere` (a
- * redirect to a private address), `/loop`, `/big` (3 × `cap` bytes), `/slow` (3 s).
+ * redirect to a private address), `/loop`, `/big` (3 × `cap` bytes), `/slow` (6 s).
  */
 import { dirname } from "node:path";
 import { stockCsv } from "./inventory.ts";
@@ -41,7 +41,7 @@ export function startSupplier(caPath: string, cap = 4096) {
     if (path === "/loop") return Response.redirect(new URL("/loop", request.url), 302);
     if (path === "/big") return new Response(new Uint8Array(cap * 3).fill(65));
     if (path === "/slow") {
-      await new Promise((resolve) => setTimeout(resolve, 3000));
+      await new Promise((resolve) => setTimeout(resolve, 6000));
       return new Response("late");
     }
     return new Response("no", { status: 404 });
