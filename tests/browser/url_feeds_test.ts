@@ -46,7 +46,7 @@ Deno.test("URL feed section: fields, errors, save, check now, watched line", asy
       await page.getByRole("heading", { name: "URL Feed (optional)" }).waitFor();
       await page.getByLabel("Feed URL").fill("http://supplier.example/stock.csv");
       await page.getByLabel("Or Cron Schedule (UTC)").fill("61 6 * * *");
-      await page.getByRole("button", { name: "Save URL Feed" }).click();
+      await page.getByRole("button", { name: "Apply URL Feed" }).click();
       await page.getByText("Only https:// URLs are fetched").waitFor();
       await page.getByText('The minute field "61" is outside 0–59.').waitFor();
       assert.equal(await page.getByLabel("Feed URL").getAttribute("aria-invalid"), "true");
@@ -60,7 +60,7 @@ Deno.test("URL feed section: fields, errors, save, check now, watched line", asy
       await page.getByRole("option", { name: "Token in a header" }).click();
       await page.getByLabel("Token Header Name").fill("X-Api-Key");
       await page.getByLabel("URL Password or Token").fill("browser-token-1");
-      await page.getByRole("button", { name: "Save URL Feed" }).click();
+      await page.getByRole("button", { name: "Apply URL Feed" }).click();
       await page.getByText("URL feed saved.").waitFor();
       await page.getByText(`Fetched from ${url} every 15 min; last check never`).waitFor();
       assert.equal(await page.getByLabel("URL Password or Token").inputValue(), "********");
@@ -84,7 +84,7 @@ Deno.test("URL feed section: fields, errors, save, check now, watched line", asy
       await page.goto(`/order-tracking-sources/edit/${sourceId}`);
       await page.getByLabel("Feed URL").fill(url);
       await page.getByLabel("Or Cron Schedule (UTC)").fill("0 6 * * 1-5");
-      await page.getByRole("button", { name: "Save URL Feed" }).click();
+      await page.getByRole("button", { name: "Apply URL Feed" }).click();
       await page.getByText(`Fetched from ${url} on "0 6 * * 1-5" (UTC); last check never`)
         .waitFor();
     });

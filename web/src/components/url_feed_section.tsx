@@ -69,7 +69,7 @@ const CHECK_TEXT: Record<UrlFeedCheckResult["outcome"], string> = {
 
 /**
  * "URL Feed (optional)" of a source's edit page (docs/url_feeds.md): the URL, its schedule
- * (minutes or cron), its authentication, "Save URL Feed", "Check Now", and how it is watched.
+ * (minutes or cron), its authentication, "Apply URL Feed", "Check Now", and how it is watched.
  * Its own form, saved by its own call, so the spec's form and its Save keep their behaviour;
  * shown once the source exists.
  */
@@ -239,7 +239,7 @@ export function UrlFeedSection(
                 Check Now
               </Button>
             )}
-            <Button type="submit" disabled={busy}>Save URL Feed</Button>
+            <Button type="submit" disabled={busy}>Apply URL Feed</Button>
           </Flex>
         </Flex>
       </form>
