@@ -87,6 +87,8 @@ Deno.test("URL feed section: fields, errors, save, check now, watched line", asy
       await page.getByRole("button", { name: "Apply URL Feed" }).click();
       await page.getByText(`Fetched from ${url} on "0 6 * * 1-5" (UTC); last check never`)
         .waitFor();
+      await Deno.mkdir(SHOTS, { recursive: true });
+      await page.screenshot({ path: `${SHOTS}order_tracking_page.png`, fullPage: true });
     });
     await context.close();
 

@@ -230,7 +230,7 @@ export function UrlFeedSection(
             Only https:// URLs. Give an interval in minutes or a cron schedule in UTC (minute hour
             day month weekday). A file that has not changed (ETag, Last-Modified, or the same bytes)
             is not processed again. The stored password or token shows as ********; leave it to keep
-            it. Empty the URL and save to stop fetching.
+            it. Empty the URL and apply to stop fetching.
           </Text>
           {outcome && <OutcomeAlert ok={outcome.ok}>{outcome.text}</OutcomeAlert>}
           <Flex gap="3" justify="end" wrap="wrap">
