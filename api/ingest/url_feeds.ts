@@ -144,7 +144,9 @@ export async function saveUrlFeed(
       await tx.query("delete from url_feeds where feed = $1 and source_id = $2", [feed, sourceId]);
       return;
     }
-    const keep = input.secret === SECRET_PLACEHOLDER;
+    // Without authentication nothing is kept, so there is nothing to bind (a switch to None with
+    // the placeholder still in the hidden field simply drops the secret).
+    const keep = input.secret === SECRET_PLACEHOLDER && input.authKind !== "none";
     if (keep && !before?.secretEnc && input.authKind !== "none") {
       throw invalid("URL password or token is required", {
         secret: ["URL password or token is required"],

@@ -181,6 +181,15 @@ Deno.test("URL feeds: conditional fetches, limits, policy, secrets", async (t) =
       assert.match(second.headers.get("host") ?? "", /^127\.0\.0\.1:/);
     });
 
+    await t.step("switching to no authentication drops the secret", async () => {
+      const other = `/api/url-feeds/inventory/${id}`;
+      const res = await admin.post(other, feed({ authKind: "none", secret: "********" }));
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal((res.body as { secret: string }).secret, "");
+      const back = await admin.post(other, feed({ url: `${supplier.base}/cross` }));
+      assert.equal(back.status, 200, JSON.stringify(back.body));
+    });
+
     await t.step("the kept secret cannot follow another origin", async () => {
       const res = await admin.post(
         path,
