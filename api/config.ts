@@ -60,6 +60,8 @@ const schema = z.object({
   INVENTORY_GUARD_RATIO: z.coerce.number().min(0).max(1).default(0.5),
   /** How often SFTP inbox folders are looked at, unless a source sets its own interval. */
   INVENTORY_SFTP_POLL_SECONDS: z.coerce.number().int().min(5).max(86400).default(30),
+  /** Time-out of one look at a URL feed, redirects and body included (docs/url_feeds.md). */
+  URL_FEED_TIMEOUT_SECONDS: z.coerce.number().min(0.1).max(3600).default(60),
   /** Days the activity log keeps an entry; the daily job removes older ones (docs/activity.md). */
   ACTIVITY_RETENTION_DAYS: z.coerce.number().int().min(1).max(36_500).default(365),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),

@@ -16,6 +16,7 @@ import { orderSubmission } from "./order_submission/feature.ts";
 import { notifications } from "./notifications/feature.ts";
 import { activity } from "./activity/feature.ts";
 import { sampleFiles } from "./sample_files/feature.ts";
+import { urlFeeds } from "./url_feeds/feature.ts";
 
 /** Every feature area, in mount order (home statistics before order tracking: shared prefix). */
 export const FEATURES = [
@@ -30,6 +31,7 @@ export const FEATURES = [
   notifications,
   activity,
   sampleFiles,
+  urlFeeds,
 ] as const;
 
 /** The feeds in use, e.g. `"order-tracking"`. */

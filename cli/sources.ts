@@ -19,6 +19,7 @@ import {
 import { notificationSettingSave } from "../shared/contract/notifications.ts";
 import { ApiClient, CliError, EXIT } from "./client.ts";
 import { action, type Ctx, details, pick, subcommand, table } from "./command.ts";
+import { registerUrlFeeds } from "./url_feeds.ts";
 
 /** The placeholder the server answers for a stored secret; saving it keeps the secret. */
 export const SECRET_PLACEHOLDER = "********";
@@ -294,6 +295,7 @@ export function registerSources(program: Command): void {
   const sources = program.command("sources").description(
     `sources of every kind (${KIND_NAMES})`,
   );
+  registerUrlFeeds(sources);
   subcommand(sources, "list <kind>", `list the sources of a kind (${KIND_NAMES})`, [
     "cli sources list order-tracking",
     "cli sources list email --json",

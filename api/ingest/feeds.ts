@@ -15,7 +15,7 @@ import type { Flag } from "../auth/guards.ts";
 export type FeedName = string;
 
 /** How an import run was started. */
-export type RunTrigger = "mail" | "sftp" | "upload" | "cli" | "rerun";
+export type RunTrigger = "mail" | "sftp" | "upload" | "cli" | "rerun" | "url";
 
 /** The matching rules of one source that reads from a mailbox (docs/design.md section 6). */
 export interface MailRule {
@@ -72,8 +72,11 @@ export interface PreparedImport {
   finish(tx: Db, counts: Record<string, number>): Promise<ImportOutcome>;
 }
 
-/** Deliveries other than mail, by kind; SFTP is the next one. */
-export type DeliveryKind = "sftp";
+/**
+ * Deliveries other than mail, by kind. `url`: the feed's sources may pull their file from a URL
+ * (docs/url_feeds.md); its rules are the active sources (id and name), nothing more.
+ */
+export type DeliveryKind = "sftp" | "url";
 
 /** What one source of a feed asks a delivery to bring: its id and name, then the delivery's own fields. */
 export interface DeliveryRule {

@@ -6,7 +6,7 @@
  */
 import type { Db } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
-import type { Feed, ImportFile, ImportOutcome, MailRule } from "../ingest/feeds.ts";
+import type { DeliveryRule, Feed, ImportFile, ImportOutcome, MailRule } from "../ingest/feeds.ts";
 import { enqueueJob } from "../jobs/queue.ts";
 import { processInventoryOffThread } from "../ingest/file_work.ts";
 import { FEED_LIMITS, UPLOAD_LIMITS } from "../../shared/files/limits.ts";
@@ -168,4 +168,17 @@ async function process(tx: Db, deps: Deps, file: ImportFile): Promise<ImportOutc
 }
 
 /** The inventory feed object (registered in feature.ts). */
-export const inventoryFeed: Feed = { name: "inventory", mailRules, emailSourceUsers, process };
+export const inventoryFeed: Feed = {
+  name: "inventory",
+  mailRules,
+  emailSourceUsers,
+  process,
+  // Sources that may pull their file from a URL (docs/url_feeds.md): the active ones.
+  deliveries: {
+    url: (db) =>
+      db.query<DeliveryRule>(
+        `select id as "sourceId", source_name as "sourceName" from inventory_sources
+          where active_status and not deleted_status order by id`,
+      ),
+  },
+};

@@ -148,7 +148,7 @@ export const importRunSummary = z.object({
   id: z.number().int(),
   feed: z.string(),
   sourceId: z.number().int(),
-  trigger: z.enum(["mail", "sftp", "upload", "cli", "rerun"]),
+  trigger: z.enum(["mail", "sftp", "upload", "cli", "rerun", "url"]),
   status: z.enum(["queued", "succeeded", "failed", "held"]),
   fileName: z.string(),
   fileSize: z.number().int().nullable(),

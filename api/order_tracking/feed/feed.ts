@@ -6,6 +6,7 @@
 import type { Db } from "../../db/client.ts";
 import { snakeCase } from "../../db/names.ts";
 import {
+  type DeliveryRule,
   type Feed,
   type ImportFile,
   type ImportOutcome,
@@ -229,4 +230,12 @@ export const orderTrackingFeed = {
   },
   process: (tx, _deps, file) => importOrderFile(tx, file),
   prepare: prepareOrderImport,
+  // Sources that may pull their file from a URL (docs/url_feeds.md): the active ones.
+  deliveries: {
+    url: (db) =>
+      db.query<DeliveryRule>(
+        `select id as "sourceId", source_name as "sourceName" from order_tracking_sources
+          where active_status and not deleted_status order by id`,
+      ),
+  },
 } satisfies Feed;

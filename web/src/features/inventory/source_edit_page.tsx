@@ -44,6 +44,11 @@ import {
   useStoredSample,
 } from "../../components/column_picker.tsx";
 import { UploadBanner, uploadPercent, type UploadState } from "../../components/upload_status.tsx";
+import { UrlFeedSection } from "../../components/url_feed_section.tsx";
+import { urlFeedCalls } from "../url_feeds/api.ts";
+
+/** The URL feed section's calls (docs/url_feeds.md). */
+const URL_FEED_CALLS = urlFeedCalls("inventory");
 
 /** Texts of spec part 2, sections 2 and 8. */
 export const EDIT_TEXTS = {
@@ -606,6 +611,11 @@ export default function SourceEditPage() {
           </Flex>
         </Flex>
       </form>
+      {loaded && (
+        <Box mt="4">
+          <UrlFeedSection sourceId={sourceId} calls={URL_FEED_CALLS} />
+        </Box>
+      )}
     </Container>
   );
 }

@@ -1,6 +1,6 @@
 import { uniqueColumnLabel } from "../../../../shared/catalog/display_names.ts";
 import { zodResolver } from "@hookform/resolvers/zod";
-import { Button, Card, Container, Flex, Grid, Heading, Text } from "@radix-ui/themes";
+import { Box, Button, Card, Container, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { toast } from "sonner";
@@ -28,6 +28,11 @@ import {
   type SourceFormValues,
   sourceToForm,
 } from "./source_form.ts";
+import { UrlFeedSection } from "../../components/url_feed_section.tsx";
+import { urlFeedCalls } from "../url_feeds/api.ts";
+
+/** The URL feed section's calls (docs/url_feeds.md). */
+const URL_FEED_CALLS = urlFeedCalls("order-tracking");
 
 const SAVED = "Order tracking source saved successfully!";
 const UNEXPECTED = "Save failed - unexpected response";
@@ -245,6 +250,11 @@ export default function SourceEditPage() {
           </Flex>
         </Flex>
       </form>
+      {loaded && (
+        <Box mt="4">
+          <UrlFeedSection sourceId={sourceId} calls={URL_FEED_CALLS} />
+        </Box>
+      )}
     </Container>
   );
 }
