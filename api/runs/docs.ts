@@ -1,6 +1,6 @@
 /** The OpenAPI description of /api/runs, the run history (beyond the spec: issue 22, docs/runs.md). */
 import { routeDocs } from "../http/route_docs.ts";
-import { runDetails, runList, runSeries } from "../../shared/contract/runs.ts";
+import { runDetails, runList, runSeries, runSources } from "../../shared/contract/runs.ts";
 
 export const runsDocs = routeDocs([
   {
@@ -22,6 +22,13 @@ export const runsDocs = routeDocs([
       "included, for the caller's areas or one area (and one source). newOrders/updatedOrders " +
       "come with order tracking, emailsSent with vendor e-mails.",
     response: runSeries,
+    access: "anyFlag",
+  },
+  {
+    method: "GET",
+    path: "/api/runs/sources",
+    summary: "The sources and vendors of the caller's areas, for the history's Source filter",
+    response: runSources,
     access: "anyFlag",
   },
   {

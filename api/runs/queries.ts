@@ -401,3 +401,26 @@ export async function runSeriesOf(
   }
   return { areas: [...filter.areas], days: [...byDay.values()] };
 }
+
+/**
+ * The sources (and vendors) of `areas` by name, for the Source filter: those that exist now;
+ * runs of a deleted source still list as "(deleted source)".
+ */
+export async function listRunSources(
+  db: Db,
+  areas: readonly RunArea[],
+): Promise<{ area: RunArea; id: number; name: string }[]> {
+  return await db.query(
+    `select * from (
+       select 'order-tracking' as area, id, source_name as name from order_tracking_sources
+        where not deleted_status
+       union all select 'inventory', id, source_name from inventory_sources
+        where not deleted_status
+       union all select 'order-submission', id, source_name from order_submission_sources
+        where not deleted_status
+       union all select 'vendor-sends', id, vendor_name_from_file from vendor_sources
+        where not deleted_status
+     ) s where s.area = any($1::text[]) order by s.area, lower(s.name), s.id`,
+    [areas],
+  );
+}

@@ -18,7 +18,7 @@ import {
   runSeriesQuery,
   runsQuery,
 } from "../../shared/contract/runs.ts";
-import { findRunDetails, listRunHistory, runSeriesOf } from "./queries.ts";
+import { findRunDetails, listRunHistory, listRunSources, runSeriesOf } from "./queries.ts";
 
 /** The areas a user's flags open (docs/runs.md): Admin sees every area. */
 export function areasOf(user: SessionUser): RunArea[] {
@@ -48,6 +48,9 @@ export const runRoutes = new Hono<AppEnv>()
     return c.json(
       await runSeriesOf(c.var.deps.db, { areas, sourceId: area ? sourceId : undefined, days }),
     );
+  })
+  .get("/sources", async (c) => {
+    return c.json(await listRunSources(c.var.deps.db, askedAreas(c.var.user, undefined)));
   })
   .get("/:id", body("param", idParam), async (c) => {
     const { id } = c.req.valid("param");

@@ -138,3 +138,11 @@ export const runSeries = z.object({
   days: z.array(runSeriesDay),
 });
 export type RunSeries = z.infer<typeof runSeries>;
+
+/** GET /api/runs/sources: the sources of the caller's areas, for the history's Source filter. */
+export const runSources = z.array(z.object({
+  area: z.enum(RUN_AREA_KEYS),
+  id: z.number().int(),
+  name: z.string(),
+}));
+export type RunSources = z.infer<typeof runSources>;

@@ -35,6 +35,7 @@ import {
   sourceToForm,
 } from "./source_form.ts";
 import { OutcomeAlert } from "../../components/outcome_alert.tsx";
+import { SourceActivitySection } from "../runs/source_activity_charts.tsx";
 
 /** Texts of spec part 2, sections 2 and 8. */
 export const EDIT_TEXTS = {
@@ -544,6 +545,7 @@ export default function SourceEditPage() {
           </Flex>
         </Flex>
       </form>
+      <SourceActivitySection area="inventory" sourceId={sourceId} />
     </Container>
   );
 }

@@ -27,6 +27,7 @@ import {
   type SourceFormValues,
   sourceToForm,
 } from "./source_form.ts";
+import { SourceActivitySection } from "../runs/source_activity_charts.tsx";
 
 const SAVED = "Order tracking source saved successfully!";
 const UNEXPECTED = "Save failed - unexpected response";
@@ -234,6 +235,7 @@ export default function SourceEditPage() {
           </Flex>
         </Flex>
       </form>
+      <SourceActivitySection area="order-tracking" sourceId={sourceId} />
     </Container>
   );
 }
