@@ -34,7 +34,7 @@ const ORDER = Object.keys(PHRASES);
 const rank = (key: string) => ORDER.includes(key) ? ORDER.indexOf(key) : ORDER.length;
 
 // Counts that repeat what another says, or that the row-error groups say better.
-const LEFT_OUT = new Set(["rows", "rowErrors"]);
+const LEFT_OUT = new Set(["rows", "totalRows", "rowErrors"]);
 
 /**
  * The counts of a run as a sentence fragment; "" when nothing was counted.

@@ -1,5 +1,6 @@
 import { Box, Button, Card, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { Link } from "wouter";
+import type { ReactNode } from "react";
 import type { RunArea, RunSeries, RunSeriesDay } from "../../../../shared/contract/runs.ts";
 import { Chart } from "../../components/charts/chart.tsx";
 import { useResource } from "../../components/use_resource.ts";
@@ -31,6 +32,16 @@ function busiest(days: readonly RunSeriesDay[], key: keyof RunSeriesDay): string
     if (Number(day[key]) > 0 && (!best || Number(day[key]) > Number(best[key]))) best = day;
   }
   return best ? `, most on ${dayLabel(best.day)} (${n(Number(best[key]))})` : "";
+}
+
+/** A chart with its title shown above it (the figure is named by the same words). */
+function ChartBox({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Box>
+      <Text as="p" size="2" weight="medium" mb="1">{title}</Text>
+      {children}
+    </Box>
+  );
 }
 
 /** The one-line summaries of the charts (exported for their tests). */
@@ -90,53 +101,61 @@ export function SourceActivityCharts(
           Last {series.data.days.length} days
         </Heading>
         <Grid columns={{ initial: "1", md: "2" }} gap="4">
-          <Chart
-            title={area === "vendor-sends" ? "E-mails per day" : "Runs per day"}
-            summary={text.runs}
-            kind="stackedBars"
-            xKey="day"
-            xLabel="Day"
-            data={data}
-            series={[
-              { key: "succeeded", label: "Succeeded", color: "green" },
-              { key: "rowErrors", label: "With row errors", color: "orange" },
-              { key: "failed", label: "Failed", color: "red" },
-              { key: "held", label: "Held", color: "amber" },
-            ]}
-          />
-          <Chart
-            title="Rows per day"
-            summary={text.rows}
-            kind="bars"
-            xKey="day"
-            xLabel="Day"
-            data={data}
-            series={[{ key: "rows", label: "Rows", color: "blue" }]}
-          />
-          {withOrders && (
+          <ChartBox title={area === "vendor-sends" ? "E-mails per day" : "Runs per day"}>
             <Chart
-              title="Orders imported per day"
-              summary={text.orders}
+              title={area === "vendor-sends" ? "E-mails per day" : "Runs per day"}
+              summary={text.runs}
               kind="stackedBars"
               xKey="day"
               xLabel="Day"
               data={data}
               series={[
-                { key: "newOrders", label: "New orders", color: "cyan" },
-                { key: "updatedOrders", label: "Orders updated", color: "violet" },
+                { key: "succeeded", label: "Succeeded", color: "green" },
+                { key: "rowErrors", label: "With row errors", color: "orange" },
+                { key: "failed", label: "Failed", color: "red" },
+                { key: "held", label: "Held", color: "amber" },
               ]}
             />
-          )}
-          {withEmails && (
+          </ChartBox>
+          <ChartBox title="Rows per day">
             <Chart
-              title="E-mails sent per day"
-              summary={text.emails}
+              title="Rows per day"
+              summary={text.rows}
               kind="bars"
               xKey="day"
               xLabel="Day"
               data={data}
-              series={[{ key: "emailsSent", label: "E-mails sent", color: "violet" }]}
+              series={[{ key: "rows", label: "Rows", color: "blue" }]}
             />
+          </ChartBox>
+          {withOrders && (
+            <ChartBox title="Orders imported per day">
+              <Chart
+                title="Orders imported per day"
+                summary={text.orders}
+                kind="stackedBars"
+                xKey="day"
+                xLabel="Day"
+                data={data}
+                series={[
+                  { key: "newOrders", label: "New orders", color: "cyan" },
+                  { key: "updatedOrders", label: "Orders updated", color: "violet" },
+                ]}
+              />
+            </ChartBox>
+          )}
+          {withEmails && (
+            <ChartBox title="E-mails sent per day">
+              <Chart
+                title="E-mails sent per day"
+                summary={text.emails}
+                kind="bars"
+                xKey="day"
+                xLabel="Day"
+                data={data}
+                series={[{ key: "emailsSent", label: "E-mails sent", color: "violet" }]}
+              />
+            </ChartBox>
           )}
         </Grid>
       </section>
