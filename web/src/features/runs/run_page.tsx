@@ -203,7 +203,8 @@ export default function RunPage() {
                         {run.trigger}
                         {run.rerunOf && (
                           <>
-                            &nbsp;of&nbsp;<Link href={`/runs/${run.rerunOf}`}>
+                            {" of "}
+                            <Link href={`/runs/${run.rerunOf}`}>
                               run {run.rerunOf}
                             </Link>
                           </>
