@@ -326,7 +326,8 @@ export async function runSeriesOf(
   const withEmails = filter.areas.includes("vendor-sends");
   if (feeds.length) {
     // Each feed's range of the (feed, created_at) index, or the source's range of
-    // (feed, source_id, created_at): the window's runs only.
+    // (feed, source_id, created_at): the window's runs only. Grouped by the date itself (a
+    // hash of about `days` groups), not by its text, which would sort the window's runs.
     const rows = await db.query<
       Omit<RunSeriesDay, "newOrders" | "updatedOrders"> & {
         newOrders: number;
@@ -348,7 +349,7 @@ export async function runSeriesOf(
          from import_runs r
         where r.feed = any($1::text[]) and ($2::int is null or r.source_id = $2)
           and r.created_at >= $3::timestamptz
-        group by 1`,
+        group by (r.created_at at time zone 'UTC')::date`,
       [feeds, filter.sourceId ?? null, since.toISOString()],
     );
     for (const row of rows) {
@@ -377,7 +378,7 @@ export async function runSeriesOf(
          coalesce(sum(s.row_count) filter (where s.status = 'sent'), 0)::int as rows
          from submissions s
         where ($1::int is null or s.vendor_source_id = $1) and s.created_at >= $2::timestamptz
-        group by 1`,
+        group by (s.created_at at time zone 'UTC')::date`,
       [filter.sourceId ?? null, since.toISOString()],
     );
     for (const day of byDay.values()) day.emailsSent = day.emailsSent ?? 0;
