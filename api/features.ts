@@ -17,6 +17,7 @@ import { notifications } from "./notifications/feature.ts";
 import { activity } from "./activity/feature.ts";
 import { sampleFiles } from "./sample_files/feature.ts";
 import { urlFeeds } from "./url_feeds/feature.ts";
+import { runs } from "./runs/feature.ts";
 
 /** Every feature area, in mount order (home statistics before order tracking: shared prefix). */
 export const FEATURES = [
@@ -32,6 +33,7 @@ export const FEATURES = [
   activity,
   sampleFiles,
   urlFeeds,
+  runs,
 ] as const;
 
 /** The feeds in use, e.g. `"order-tracking"`. */

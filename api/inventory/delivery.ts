@@ -11,6 +11,7 @@ import { logError } from "../http/log_error.ts";
 import { inventoryRecipients } from "./feed.ts";
 import { sftpSettings } from "./queries.ts";
 import { SftpError, uploadFile } from "./sftp.ts";
+import { appLink } from "../../shared/app_link.ts";
 
 /** What a delivery attempt did. */
 export interface DeliveryOutcome {
@@ -65,6 +66,18 @@ async function appendRunLog(deps: Deps, runId: number, lines: string[]) {
   );
 }
 
+/**
+ * Where the hold alert sends people: the run's page, where it can be released (docs/runs.md).
+ * Links carry PUBLIC_URL only, never a request's Host (shared/app_link.ts); without it, the way
+ * there in words.
+ */
+function runLinkLine(deps: Deps, runId: number): string {
+  const base = deps.config.PUBLIC_URL;
+  return base
+    ? `Review and release the run: ${appLink(base, `/runs/${runId}`)}\n`
+    : `Review and release the run in the application under Runs (run ${runId}).\n`;
+}
+
 /** Sends the hold alert of a held run once (system mail to the inventory recipients). */
 async function sendHoldAlert(deps: Deps, runId: number, run: RunRow): Promise<string[]> {
   if (run.holdAlertSentAt) return [];
@@ -85,7 +98,9 @@ async function sendHoldAlert(deps: Deps, runId: number, run: RunRow): Promise<st
       await deps.mailer.send({
         to: to.join(", "),
         subject: `Inventory run held: ${run.sourceName}`,
-        text: `${line}\n\n${(run.result.processingLogs ?? []).join("\n")}\n`,
+        text: `${line}\n${runLinkLine(deps, runId)}\n${
+          (run.result.processingLogs ?? []).join("\n")
+        }\n`,
       });
       log = `Hold alert e-mailed to ${to.join(", ")}.`;
     } catch (error) {

@@ -44,7 +44,7 @@ async function seed(admin: TestClient, origin: string) {
   ]);
   const form = new FormData();
   form.set("file", new File([csv([HEADERS, ...rows])], "orders.csv"));
-  body(
+  const run = body(
     await admin.request("POST", `/api/order-tracking-sources/${tracking}/import`, {
       rawBody: form,
       headers: { origin },
@@ -119,6 +119,7 @@ async function seed(admin: TestClient, origin: string) {
     vendor: vendor.id,
     setting: setting.id,
     order: listed.orders[0].id,
+    run: run.id as number,
     user: users[0]?.userId ?? 1,
   };
 }
@@ -135,7 +136,8 @@ function pagesOf(ids: Awaited<ReturnType<typeof seed>>): [string, string | RegEx
     [`/order-tracking-sources/edit/${ids.tracking}`, "Edit Order Tracking Source"],
     ["/email-sources", "Email Sources"],
     [`/email-sources/edit/${ids.mailbox}`, "Edit Email Source"],
-    ["/import-runs", "Import Runs"],
+    ["/runs", "Runs"],
+    [`/runs/${ids.run}`, `Run ${ids.run}`],
     ["/inventory-sources", "Inventory Sources"],
     [`/inventory-sources/edit/${ids.inventory}`, "Edit Inventory Source"],
     [`/inventory-sources/manually-process/${ids.inventory}`, "Manually Process File"],

@@ -18,7 +18,7 @@ import {
 import { startTestServer } from "../support/server.ts";
 import { testClient } from "../support/http.ts";
 import { rawMessage } from "../mail/messages.ts";
-import { addTestRule, setupTestFeed } from "../mail/test_feed.ts";
+import { createSource } from "../support/order_tracking.ts";
 import { launchBrowser, logIn, newPage } from "./browser.ts";
 import { pathOf, saveButton } from "./support.ts";
 
@@ -219,16 +219,18 @@ Deno.test("e-mail source screens", async (t) => {
     });
 
     await t.step("Check now polls the mailbox and the list shows when", async () => {
-      await setupTestFeed(server.db);
+      // An order tracking source reads the mailbox: its runs are in the run history.
       const [source] = await server.db.query<{ id: number }>(`select id from email_sources`);
-      await addTestRule(server.db, {
+      const admin = testClient(server.url);
+      await admin.login("admin", "admin-test-password");
+      await createSource(admin, {
+        sourceName: "Stock mail",
         emailSourceId: source.id,
         fromEmail: "supplier@example.test",
         subjectValue: "Stock",
         containsNotExact: true,
         attachmentName: "stock",
         fileType: "csv",
-        expectedAttachmentCount: null,
       });
       await appendMessage(
         mailbox,
@@ -248,23 +250,24 @@ Deno.test("e-mail source screens", async (t) => {
       await row.getByText(/Last checked: (?!Never)/).waitFor();
     });
 
-    await t.step("the import runs page shows the run, its log, and re-runs it", async () => {
-      await page.getByRole("link", { name: "Import Runs" }).click();
-      const table = page.getByRole("table", { name: "Import runs" });
+    await t.step("Runs from Email Sources shows the run, its log, and re-runs it", async () => {
+      await page.getByRole("link", { name: "Runs", exact: true }).last().click();
+      await page.waitForURL("**/runs");
+      const table = page.getByRole("table", { name: "Runs" });
       const row = table.getByRole("row").filter({ hasText: "stock.csv" });
-      await row.getByText("succeeded").waitFor();
-      await row.getByRole("button", { name: /^Details of run/ }).click();
-      const dialog = page.getByRole("dialog", { name: /^Import Run/ });
-      await dialog.getByRole("list", { name: "Log" }).getByText(
-        'Processing attachment "stock.csv" (exact name).',
+      // The file has no order columns: the run failed, and says why.
+      await row.getByText("Failed", { exact: true }).waitFor();
+      await row.getByRole("link", { name: /^Run \d+$/ }).click();
+      await page.getByRole("heading", { name: /^Run \d+$/, level: 1 }).waitFor();
+      await page.getByRole("region", { name: "Log" }).getByText(
+        /^Processing attachment "stock\.csv"/,
       ).waitFor();
-      await dialog.getByRole("button", { name: "Re-run" }).click();
-      await dialog.getByText(/^rerun of run/).waitFor();
-      await dialog.getByRole("button", { name: "Close" }).click();
-      await dialog.waitFor({ state: "detached" });
+      await page.getByRole("button", { name: "Re-run" }).click();
+      await page.getByText(/^rerun of run/).waitFor();
+      await page.getByRole("link", { name: "Back to Runs" }).click();
       await table.getByRole("row").filter({ hasText: "rerun" }).waitFor();
       assert.equal(await table.getByRole("row").filter({ hasText: "stock.csv" }).count(), 2);
-      await page.getByRole("link", { name: "Back to Email Sources" }).click();
+      await page.goto("/email-sources");
       await page.getByRole("heading", { name: "Email Sources", level: 1 }).waitFor();
     });
 

@@ -3,7 +3,7 @@ import type { Page } from "playwright-core";
 import { startTestServer } from "../support/server.ts";
 import { launchBrowser, loggedInPage, logIn, MOBILE_VIEWPORT, newPage } from "./browser.ts";
 
-const MENU = ["Home", "Order Tracking", "Sources", "Admin"];
+const MENU = ["Home", "Order Tracking", "Sources", "Runs", "Admin"];
 const CARDS = [
   "Email Sources",
   "Order Tracking Sources",
@@ -71,7 +71,7 @@ Deno.test("navigation bar, sources hub, theme, drawer, logout", async (t) => {
 
     await t.step("an inventory user sees Home and Sources and three cards", async () => {
       const { context, page } = await loggedInPage(browser, server.url, "ivy", "pw-ivy-123");
-      assert.deepEqual(await menuLinks(page), ["Home", "Sources"]);
+      assert.deepEqual(await menuLinks(page), ["Home", "Sources", "Runs"]);
       assert.deepEqual(await hubCards(page), [
         "Email Sources",
         "Inventory Sources",
@@ -96,7 +96,7 @@ Deno.test("navigation bar, sources hub, theme, drawer, logout", async (t) => {
 
       const otto = await newPage(browser, server.url);
       await logIn(otto.page, "otto", "pw-otto-123");
-      assert.deepEqual(await menuLinks(otto.page), ["Home", "Order Tracking", "Sources"]);
+      assert.deepEqual(await menuLinks(otto.page), ["Home", "Order Tracking", "Sources", "Runs"]);
       assert.deepEqual(await hubCards(otto.page), [
         "Email Sources",
         "Order Tracking Sources",
@@ -113,7 +113,7 @@ Deno.test("navigation bar, sources hub, theme, drawer, logout", async (t) => {
 
       const boss = await newPage(browser, server.url);
       await logIn(boss.page, "boss", "pw-boss-123");
-      assert.deepEqual(await menuLinks(boss.page), ["Home", "Admin"]);
+      assert.deepEqual(await menuLinks(boss.page), ["Home", "Runs", "Admin"]);
       assert.deepEqual(await hubCards(boss.page), ["Notification Settings"]);
       await boss.context.close();
     });

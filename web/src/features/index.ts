@@ -15,6 +15,7 @@ import { inventory } from "./inventory/routes.ts";
 import { notifications } from "./notifications/routes.ts";
 import { orderSubmission } from "./order_submission/routes.ts";
 import { orderTracking } from "./order_tracking/routes.ts";
+import { runs } from "./runs/routes.ts";
 import { sources } from "./sources/routes.ts";
 
 /** Every feature area of the web app. */
@@ -30,6 +31,7 @@ export const FEATURES: readonly Feature[] = [
   orderSubmission,
   notifications,
   activity,
+  runs,
 ];
 
 const ALL_ROUTES: readonly FeatureRoute[] = FEATURES.flatMap((feature) => feature.routes);

@@ -56,11 +56,17 @@ export default function ChartPlot(props: ChartProps & { height: number }) {
       ))}
     </>
   );
+  // The picture is aria-hidden (the table under it is what screen readers and keyboards use);
+  // Recharts' accessibility layer would put a focusable svg inside it (axe: aria-hidden-focus).
   return (
     <ResponsiveContainer width="100%" height={height}>
       {kind === "line"
         ? (
-          <LineChart data={rows} margin={{ top: 16, right: 8, bottom: 0, left: 0 }}>
+          <LineChart
+            data={rows}
+            margin={{ top: 16, right: 8, bottom: 0, left: 0 }}
+            accessibilityLayer={false}
+          >
             {common}
             {series.map((s) => (
               <Line
@@ -77,7 +83,11 @@ export default function ChartPlot(props: ChartProps & { height: number }) {
           </LineChart>
         )
         : (
-          <BarChart data={rows} margin={{ top: 16, right: 8, bottom: 0, left: 0 }}>
+          <BarChart
+            data={rows}
+            margin={{ top: 16, right: 8, bottom: 0, left: 0 }}
+            accessibilityLayer={false}
+          >
             {common}
             {series.map((s) => (
               <Bar

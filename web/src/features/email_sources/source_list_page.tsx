@@ -241,7 +241,7 @@ export default function EmailSourceListPage() {
       addLabel="Add Source"
       actions={
         <Button asChild variant="soft">
-          <Link href="/import-runs">Import Runs</Link>
+          <Link href="/runs">Runs</Link>
         </Button>
       }
       rows={sources}

@@ -49,6 +49,7 @@ import { urlFeedCalls } from "../url_feeds/api.ts";
 
 /** The URL feed section's calls (docs/url_feeds.md). */
 const URL_FEED_CALLS = urlFeedCalls("inventory");
+import { SourceActivitySection } from "../runs/source_activity_charts.tsx";
 
 /** Texts of spec part 2, sections 2 and 8. */
 export const EDIT_TEXTS = {
@@ -616,6 +617,7 @@ export default function SourceEditPage() {
           <UrlFeedSection sourceId={sourceId} calls={URL_FEED_CALLS} />
         </Box>
       )}
+      <SourceActivitySection area="inventory" sourceId={sourceId} />
     </Container>
   );
 }

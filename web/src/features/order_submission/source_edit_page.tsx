@@ -20,6 +20,7 @@ import { useResource } from "../../components/use_resource.ts";
 import { useSaveState } from "../../components/use_save_state.ts";
 import { SaveButton } from "../../components/save_button.tsx";
 import { fetchEmailSourcePicker, fetchSubmissionSource, saveSubmissionSource } from "./api.ts";
+import { SourceActivitySection } from "../runs/source_activity_charts.tsx";
 
 /** Texts of spec part 2, sections 2 and 8. */
 export const SOURCE_TEXTS = {
@@ -254,6 +255,7 @@ export default function SourceEditPage() {
           </Flex>
         </Flex>
       </form>
+      <SourceActivitySection area="order-submission" sourceId={sourceId} />
     </Container>
   );
 }

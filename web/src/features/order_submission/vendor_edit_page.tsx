@@ -43,6 +43,7 @@ import {
   saveVendor,
 } from "./api.ts";
 import { BANNER_MS, MAP_LABELS, VENDOR_TEXTS, vendorToForm } from "./vendor_form.ts";
+import { SourceActivitySection } from "../runs/source_activity_charts.tsx";
 
 /** /order-submission/vendor/edit/{vendorId}: create (0 or missing) or edit a vendor. */
 export default function VendorEditPage() {
@@ -458,6 +459,7 @@ export default function VendorEditPage() {
         onCancel={() => setDeletingAlias(null)}
         onConfirm={confirmAliasDelete}
       />
+      <SourceActivitySection area="vendor-sends" sourceId={vendorId} />
     </Container>
   );
 }

@@ -33,6 +33,7 @@ import { urlFeedCalls } from "../url_feeds/api.ts";
 
 /** The URL feed section's calls (docs/url_feeds.md). */
 const URL_FEED_CALLS = urlFeedCalls("order-tracking");
+import { SourceActivitySection } from "../runs/source_activity_charts.tsx";
 
 const SAVED = "Order tracking source saved successfully!";
 const UNEXPECTED = "Save failed - unexpected response";
@@ -255,6 +256,7 @@ export default function SourceEditPage() {
           <UrlFeedSection sourceId={sourceId} calls={URL_FEED_CALLS} />
         </Box>
       )}
+      <SourceActivitySection area="order-tracking" sourceId={sourceId} />
     </Container>
   );
 }
