@@ -19,6 +19,18 @@ import { errorFields, type Request } from "./pglite_protocol.ts";
 // int8 and numeric come back as numbers, as on PostgreSQL (api/db/client.ts).
 const toNumber = (value: string) => Number(value);
 
+/**
+ * bytea crosses PGlite's wire as hex text. PGlite's own codec makes one string per byte: storing
+ * a 4.8 MB order file took 0.7–0.9 s and reading it back 0.35 s, the connection held meanwhile.
+ * Uint8Array's built-in hex codec converts it in about 10 ms (storing then takes 0.2–0.45 s, what
+ * PGlite takes to pass any 9.6 MB parameter; reading 30 ms).
+ */
+const bytesToHex = (value: unknown): string => {
+  if (!(value instanceof Uint8Array)) throw new Error("Invalid input for bytea type");
+  return `\\x${value.toHex()}`;
+};
+const hexToBytes = (value: string): Uint8Array => Uint8Array.fromHex(value.slice(2));
+
 let pg: PGlite | null = null;
 // The transaction now open (PGlite has one connection): a statement of another one is refused,
 // which only a bug in the main thread's queue could cause.
@@ -29,7 +41,12 @@ async function handle(message: Request): Promise<Record<string, unknown>> {
     pg = await PGlite.create({
       dataDir: message.dataDir,
       extensions: { pg_trgm },
-      parsers: { [pgliteTypes.INT8]: toNumber, [pgliteTypes.NUMERIC]: toNumber },
+      parsers: {
+        [pgliteTypes.INT8]: toNumber,
+        [pgliteTypes.NUMERIC]: toNumber,
+        [pgliteTypes.BYTEA]: hexToBytes,
+      },
+      serializers: { [pgliteTypes.BYTEA]: bytesToHex },
     });
     return {};
   }

@@ -1,0 +1,67 @@
+/**
+ * Turns on PGlite's one connection (docs/architecture.md, "The embedded database"): an import's
+ * batches are background transactions, and a statement of another user that arrives while one
+ * runs goes before the next batch, instead of waiting for the whole import.
+ */
+import assert from "node:assert/strict";
+import { openDb } from "./client.ts";
+
+Deno.test("PGlite's turns", async (t) => {
+  // One database for both steps: starting PGlite takes seconds.
+  const db = await openDb({ dataDir: "memory://" });
+  try {
+    await t.step(
+      "a statement that arrives during an import's batch runs before the next batch",
+      async () => {
+        await db.exec("create table batches (n integer)");
+        const order: string[] = [];
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => release = resolve);
+        let started!: () => void;
+        const running = new Promise<void>((resolve) => started = resolve);
+        // Batch 1 holds the connection until the test lets it go; it is long enough that batch 2
+        // is not overdue when batch 1 ends (a batch that waited as long as the last one took goes
+        // anyway, so that an import progresses under constant load).
+        const first = db.transaction(async (tx) => {
+          await tx.query("insert into batches values (1)");
+          started();
+          await held;
+          order.push("batch 1");
+        }, { background: true });
+        await running;
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        // Batch 2 is queued before the user's search, and still goes after it.
+        const second = db.transaction(async (tx) => {
+          await tx.query("insert into batches values (2)");
+          order.push("batch 2");
+        }, { background: true });
+        const search = db.query<{ n: number }>("select count(*)::int as n from batches").then(
+          (rows) => {
+            order.push("search");
+            return rows[0].n;
+          },
+        );
+        release();
+        await Promise.all([first, second]);
+        assert.deepEqual(order, ["batch 1", "search", "batch 2"]);
+        // The search saw batch 1 committed and nothing of batch 2.
+        assert.equal(await search, 1);
+      },
+    );
+    await t.step(
+      "background transactions in a row each get the connection and commit",
+      async () => {
+        await db.exec("truncate batches");
+        for (let n = 0; n < 20; n++) {
+          await db.transaction((tx) => tx.query("insert into batches values ($1)", [n]), {
+            background: true,
+          });
+        }
+        const [{ n }] = await db.query<{ n: number }>("select count(*)::int as n from batches");
+        assert.equal(n, 20);
+      },
+    );
+  } finally {
+    await db.close();
+  }
+});
