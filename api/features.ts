@@ -15,6 +15,7 @@ import { inventory } from "./inventory/feature.ts";
 import { orderSubmission } from "./order_submission/feature.ts";
 import { notifications } from "./notifications/feature.ts";
 import { activity } from "./activity/feature.ts";
+import { dashboard } from "./dashboard/feature.ts";
 
 /** Every feature area, in mount order (home statistics before order tracking: shared prefix). */
 export const FEATURES = [
@@ -28,6 +29,7 @@ export const FEATURES = [
   orderSubmission,
   notifications,
   activity,
+  dashboard,
 ] as const;
 
 /** The feeds in use, e.g. `"order-tracking"`. */
