@@ -299,7 +299,7 @@ async function vendorLines(db: Db, now: Date): Promise<DashboardLine[]> {
       reason = row.active ? `Inactive: its source ${row.sourceName} is inactive.` : "Inactive.";
     } else if (row.status === "failed" || row.status === "uncertain") {
       state = "failing";
-      reason = `The last e-mail to the vendor: ${vendorResult(row)}`;
+      reason = "The last e-mail to the vendor was not sent.";
       since = row.createdAtSubmission;
     } else if (
       row.oldestWaiting &&
@@ -357,7 +357,7 @@ function mailboxLines(
       reason = "Inactive: not checked.";
     } else if (failed) {
       state = "failing";
-      reason = `The last check failed: ${m.lastError ?? "no reason recorded"}`;
+      reason = "The last check of the mailbox failed.";
       since = m.lastErrorAt;
     } else if (window !== null && silentMs > window * 3_600_000) {
       state = "stale";

@@ -98,14 +98,14 @@ export function feedSourceState(
   if (run?.status === "failed") {
     return {
       state: "failing",
-      reason: `The last file (${run.fileName}) failed: ${run.error ?? "no reason recorded"}`,
+      reason: `The last file (${run.fileName}) failed.`,
       since: run.finishedAt ?? run.receivedAt,
     };
   }
   if (run?.deliveryStatus === "failed") {
     return {
       state: "failing",
-      reason: `The last file's delivery failed: ${run.deliveryError ?? "no reason recorded"}`,
+      reason: "The last file's delivery failed.",
       since: run.finishedAt ?? run.receivedAt,
     };
   }

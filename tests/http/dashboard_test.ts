@@ -35,13 +35,14 @@ Deno.test("the dashboard shows each source's state, most urgent first", async (t
       assert.equal(failing.name, "Bolt Parts");
       assert.equal(failing.lastFileName, "bolt-orders.csv");
       assert.match(failing.lastResult ?? "", /^Failed: /);
-      assert.match(failing.reason, /bolt-orders\.csv/);
+      assert.equal(failing.reason, "The last file (bolt-orders.csv) failed.");
       assert.equal(failing.runsPath, `/runs?area=order-tracking&sourceId=${seed.failingSourceId}`);
       assert.equal(failing.sourcePath, `/order-tracking-sources/edit/${seed.failingSourceId}`);
 
       const mailbox = find(answer, "mailbox", seed.mailboxId);
       assert.equal(mailbox.state, "failing");
-      assert.match(mailbox.reason, /^The last check failed: /);
+      assert.equal(mailbox.reason, "The last check of the mailbox failed.");
+      assert.match(mailbox.lastResult ?? "", /^Check failed: Could not connect/);
       assert.equal(mailbox.runsPath, null);
 
       const held = find(answer, "inventory", seed.inventoryId);

@@ -55,7 +55,7 @@ function LastFile({ line }: { line: DashboardLine }) {
   if (!line.lastFileName && !line.lastFileAt) return <Text color="gray">None yet</Text>;
   return (
     <Flex direction="column">
-      <Text style={{ overflowWrap: "anywhere" }}>{line.lastFileName ?? ""}</Text>
+      <Text style={{ overflowWrap: "break-word" }}>{line.lastFileName ?? ""}</Text>
       <Text size="1" color="gray">
         <When value={line.lastFileAt} />
       </Text>
@@ -124,7 +124,7 @@ function LinesTable({ lines }: { lines: DashboardLine[] }) {
                 {line.state !== "ok" && <Text size="1">{line.reason}</Text>}
               </Flex>
             </Table.RowHeaderCell>
-            <Table.Cell>
+            <Table.Cell style={{ minWidth: "10rem" }}>
               <LastFile line={line} />
             </Table.Cell>
             <Table.Cell>
