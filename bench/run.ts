@@ -9,6 +9,7 @@ import { loginLoadSection } from "./login_bench.ts";
 import { inventorySection } from "./inventory_bench.ts";
 import { searchScaleSection } from "./search_scale_bench.ts";
 import { loadSection } from "./load_bench.ts";
+import { dashboardSection } from "./dashboard_bench.ts";
 
 const RESULTS = new URL("../docs/benchmarks.md", import.meta.url).pathname;
 
@@ -35,7 +36,7 @@ try {
   doc =
     "# Benchmarks\n\nFigures from `deno task bench`; targets in docs/design.md section 10. Each section is rewritten by its own benchmark.\n";
 }
-// BENCH_ONLY=files, orders, auth, inventory, search-scale or load runs one part; the other sections are
+// BENCH_ONLY=files, orders, auth, inventory, search-scale, load or dashboard runs one part; the other sections are
 // left as they were.
 const only = Deno.env.get("BENCH_ONLY");
 if (!only || only === "files") {
@@ -55,6 +56,9 @@ if (!only || only === "search-scale") {
 }
 if (!only || only === "load") {
   doc = replaceSection(doc, "## Load and soak", await loadSection(machine()));
+}
+if (!only || only === "dashboard") {
+  doc = replaceSection(doc, "## Dashboard", await dashboardSection(machine()));
 }
 Deno.writeTextFileSync(RESULTS, doc.trimEnd() + "\n");
 // Formatted like the rest of the repository, so `deno fmt --check` stays green after a run.
