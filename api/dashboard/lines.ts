@@ -140,8 +140,8 @@ const FEEDS = {
 async function feedLines(
   db: Db,
   area: keyof typeof FEEDS,
-  mail: Map<number, MailboxRow>,
-  sftpSchedules: Map<number, { nextRunAt: Date; everySeconds: number }>,
+  mailbox: Promise<Map<number, MailboxRow>>,
+  sftpSchedule: Promise<Map<number, { nextRunAt: Date; everySeconds: number }>>,
   now: Date,
 ): Promise<DashboardLine[]> {
   const feed = FEEDS[area];
@@ -162,6 +162,7 @@ async function feedLines(
       where not s.deleted_status`,
     [area],
   );
+  const [mail, sftpSchedules] = await Promise.all([mailbox, sftpSchedule]);
   return rows.map((row) => {
     const lastRun: RunFacts | null = row.runStatus && row.receivedAt
       ? {
@@ -399,15 +400,17 @@ export async function readLines(
   now = new Date(),
 ): Promise<DashboardLine[]> {
   const wanted = new Set(areas);
-  const mail = await mailboxes(deps.db);
-  const sftp = wanted.has("inventory") ? await sftpSchedules(deps.db) : new Map();
-  const lines: DashboardLine[] = [];
+  // The statements go out together: on PostgreSQL they run on several pooled connections.
+  const mail = mailboxes(deps.db);
+  const sftp = wanted.has("inventory") ? sftpSchedules(deps.db) : Promise.resolve(new Map());
+  const parts: Promise<DashboardLine[]>[] = [];
   for (const area of ["order-tracking", "inventory", "order-submission"] as const) {
-    if (wanted.has(area)) lines.push(...await feedLines(deps.db, area, mail, sftp, now));
+    if (wanted.has(area)) parts.push(feedLines(deps.db, area, mail, sftp, now));
   }
-  if (wanted.has("vendor")) lines.push(...await vendorLines(deps.db, now));
+  if (wanted.has("vendor")) parts.push(vendorLines(deps.db, now));
   if (wanted.has("mailbox")) {
-    lines.push(...mailboxLines(mail, deps.config.MAILBOX_ALERT_HOURS, now));
+    parts.push(mail.then((m) => mailboxLines(m, deps.config.MAILBOX_ALERT_HOURS, now)));
   }
+  const lines = (await Promise.all(parts)).flat();
   return lines;
 }
