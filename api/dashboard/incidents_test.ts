@@ -10,7 +10,9 @@ import { ADMIN_PASSWORD, startTestServer } from "../../tests/support/server.ts";
 import { testClient } from "../../tests/support/http.ts";
 import { createSource, csv, HEADERS } from "../../tests/support/order_tracking.ts";
 import { runImport } from "../ingest/import_runs.ts";
-import { checkIncidents } from "./incidents.ts";
+import { checkIncidents, incidentsSchedule } from "./incidents.ts";
+import { enqueueDueSchedules } from "../jobs/schedules.ts";
+import { runDueJobs } from "../jobs/runner.ts";
 
 const GOOD = csv([HEADERS, [
   "PO-1",
@@ -114,8 +116,17 @@ Deno.test("incidents: a stale source opens one, made inactive it ends silently",
       `update order_tracking_sources set created_at = now() - interval '30 hours' where id = $1`,
       [sourceId],
     );
-    const opened = await checkIncidents(deps);
-    assert.deepEqual(opened.map((e) => [e.kind, e.state]), [["incident", "stale"]]);
+    // Through the job runner, as the schedule runs it every minute.
+    await incidentsSchedule(deps);
+    assert.deepEqual(await enqueueDueSchedules(deps.db), ["dashboard-incidents"]);
+    await runDueJobs(deps);
+    const [opened] = await server.db.query<{ state: string; sent: boolean }>(
+      `select state, alert_sent as sent from source_states
+        where area = 'order-tracking' and source_id = $1`,
+      [sourceId],
+    );
+    assert.deepEqual(opened, { state: "stale", sent: true });
+    assert.deepEqual(await checkIncidents(deps), []);
     await server.db.query(`update order_tracking_sources set active_status = false where id = $1`, [
       sourceId,
     ]);
