@@ -135,11 +135,15 @@ export function feedSourceState(
   return { state: "ok", reason: run ? "Working." : "Waiting for its first file.", since: null };
 }
 
+// One collator for every comparison: `localeCompare` with options builds a new one per call, which
+// made sorting a few hundred lines cost tens of milliseconds.
+const NAMES = new Intl.Collator("en", { sensitivity: "base" });
+
 /** Failing, held and stale first, then ok, then inactive; by area, then name, within a state. */
 export function compareLines(a: DashboardLine, b: DashboardLine): number {
   return SOURCE_STATES.indexOf(a.state) - SOURCE_STATES.indexOf(b.state) ||
-    a.area.localeCompare(b.area) ||
-    a.name.localeCompare(b.name, "en", { sensitivity: "base" }) ||
+    (a.area < b.area ? -1 : a.area > b.area ? 1 : 0) ||
+    NAMES.compare(a.name, b.name) ||
     a.sourceId - b.sourceId;
 }
 
