@@ -18,6 +18,7 @@ import { activity } from "./activity/feature.ts";
 import { sampleFiles } from "./sample_files/feature.ts";
 import { urlFeeds } from "./url_feeds/feature.ts";
 import { runs } from "./runs/feature.ts";
+import { dashboard } from "./dashboard/feature.ts";
 
 /** Every feature area, in mount order (home statistics before order tracking: shared prefix). */
 export const FEATURES = [
@@ -34,6 +35,7 @@ export const FEATURES = [
   sampleFiles,
   urlFeeds,
   runs,
+  dashboard,
 ] as const;
 
 /** The feeds in use, e.g. `"order-tracking"`. */

@@ -10,6 +10,7 @@ import { inventorySection } from "./inventory_bench.ts";
 import { searchScaleSection } from "./search_scale_bench.ts";
 import { loadSection } from "./load_bench.ts";
 import { runsHistorySection } from "./runs_history_bench.ts";
+import { dashboardSection } from "./dashboard_bench.ts";
 
 const RESULTS = new URL("../docs/benchmarks.md", import.meta.url).pathname;
 
@@ -36,8 +37,8 @@ try {
   doc =
     "# Benchmarks\n\nFigures from `deno task bench`; targets in docs/design.md section 10. Each section is rewritten by its own benchmark.\n";
 }
-// BENCH_ONLY=files, orders, auth, inventory, search-scale, load or runs runs one part; the other sections are
-// left as they were.
+// BENCH_ONLY=files, orders, auth, inventory, search-scale, load, runs or dashboard runs one part;
+// the other sections are left as they were.
 const only = Deno.env.get("BENCH_ONLY");
 if (!only || only === "files") {
   doc = replaceSection(doc, "## File reading", await fileReadingSection(machine()));
@@ -59,6 +60,9 @@ if (!only || only === "load") {
 }
 if (!only || only === "runs") {
   doc = replaceSection(doc, "## Run history at scale", await runsHistorySection());
+}
+if (!only || only === "dashboard") {
+  doc = replaceSection(doc, "## Dashboard", await dashboardSection(machine()));
 }
 Deno.writeTextFileSync(RESULTS, doc.trimEnd() + "\n");
 // Formatted like the rest of the repository, so `deno fmt --check` stays green after a run.

@@ -10,6 +10,7 @@ import { Command, CommanderError } from "commander";
 import { EXIT_HELP } from "./client.ts";
 import { registerActivity } from "./activity.ts";
 import { registerAuth } from "./auth.ts";
+import { registerDashboard } from "./dashboard.ts";
 import { registerInspect } from "./inspect.ts";
 import { registerInventory } from "./inventory.ts";
 import { registerMail } from "./mail.ts";
@@ -57,6 +58,7 @@ export function buildProgram(jsonErrors = false): Command {
   registerInventory(program);
   registerNotifications(program);
   registerActivity(program);
+  registerDashboard(program);
   registerInspect(program);
   addExamples(program);
   return program;
