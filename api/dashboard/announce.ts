@@ -16,6 +16,7 @@ import {
 import type { SourceTypeId } from "../../shared/contract/notifications.ts";
 import { recipientsFor, type RecipientUser } from "../../shared/notifications/recipients.ts";
 import { escapeHtml } from "../../shared/notifications/render.ts";
+import { postToChannels } from "../notifications/channels.ts";
 import { durationText } from "./state.ts";
 
 /** A source became failing, held or stale (`incident`), or is fine again (`recovered`). */
@@ -41,6 +42,7 @@ const SOURCE_TYPE: Record<DashboardArea, SourceTypeId | null> = {
 };
 
 interface SettingRow {
+  id: number;
   sourceTypeId: SourceTypeId;
   override: string;
   prefix: string;
@@ -56,10 +58,10 @@ export async function alertRecipients(
   db: Db,
   area: DashboardArea,
   sourceId: number,
-): Promise<{ addresses: string[]; prefix: string }> {
+): Promise<{ addresses: string[]; prefix: string; settingIds: number[] }> {
   const type = SOURCE_TYPE[area];
   const settings = await db.query<SettingRow>(
-    `select source_type_id as "sourceTypeId", override_email_recipients as override,
+    `select id, source_type_id as "sourceTypeId", override_email_recipients as override,
             email_subject_prefix as prefix
        from notification_settings
       where notification_enabled and include_error_alerts
@@ -67,7 +69,8 @@ export async function alertRecipients(
       order by id`,
     [type, sourceId],
   );
-  if (settings.length === 0) return { addresses: [], prefix: "" };
+  const settingIds = settings.map((s) => s.id);
+  if (settings.length === 0) return { addresses: [], prefix: "", settingIds };
   const users = await db.query<RecipientUser>(
     `select email, active_status as "activeStatus",
             send_notifications_to_email as "sendNotificationsToEmail",
@@ -81,7 +84,11 @@ export async function alertRecipients(
       if (!seen.has(address.toLowerCase())) seen.set(address.toLowerCase(), address);
     }
   }
-  return { addresses: [...seen.values()], prefix: settings.find((s) => s.prefix)?.prefix ?? "" };
+  return {
+    addresses: [...seen.values()],
+    prefix: settings.find((s) => s.prefix)?.prefix ?? "",
+    settingIds,
+  };
 }
 
 /** The message of an event: subject and text (links only with PUBLIC_URL). */
@@ -136,23 +143,35 @@ export function renderEvent(
 }
 
 /**
- * Tells people about an event, through every channel: e-mail to the recipients of the
- * notification settings that cover the source (see `alertRecipients`). Returns how many
- * addresses it went to (0: nobody asked for alerts about this source). Throws when a channel
- * fails, so that the incidents job tries again at its next run.
+ * Tells people about an event, through every channel of the notification settings that cover
+ * the source (see `alertRecipients`): e-mail to their recipients, and a post to each one's
+ * webhook (queued once per event, so a retried tick does not post twice). Returns how many
+ * addresses and webhooks it went to (0 and 0: nobody asked for alerts about this source). Throws
+ * when the e-mail fails, so that the incidents job tries again at its next run.
  */
 export async function announce(
   deps: Pick<Deps, "db" | "config" | "mailer">,
   event: SourceEvent,
-): Promise<{ emailed: number }> {
-  const { addresses, prefix } = await alertRecipients(
+): Promise<{ emailed: number; posted: number }> {
+  const { addresses, prefix, settingIds } = await alertRecipients(
     deps.db,
     event.line.area,
     event.line.sourceId,
   );
-  // Other channels (webhooks, issue 22) are called here too, with the same event.
-  if (addresses.length === 0) return { emailed: 0 };
-  const message = renderEvent(event, deps.config.PUBLIC_URL ?? null, prefix);
-  await deps.mailer.send({ to: addresses.join(", "), ...message });
-  return { emailed: addresses.length };
+  if (settingIds.length === 0) return { emailed: 0, posted: 0 };
+  const publicUrl = deps.config.PUBLIC_URL ?? null;
+  const message = renderEvent(event, publicUrl, prefix);
+  let posted = 0;
+  const onceKey =
+    `${event.kind}:${event.line.area}:${event.line.sourceId}:${event.since.toISOString()}`;
+  for (const id of settingIds) {
+    posted += await postToChannels(deps, { id }, {
+      title: message.subject,
+      text: message.text,
+      link: publicUrl ? appLink(publicUrl, event.line.sourcePath) : undefined,
+      kind: event.kind,
+    }, { onceKey });
+  }
+  if (addresses.length > 0) await deps.mailer.send({ to: addresses.join(", "), ...message });
+  return { emailed: addresses.length, posted };
 }

@@ -13,6 +13,7 @@ import { runImport } from "../ingest/import_runs.ts";
 import { checkIncidents, incidentsSchedule } from "./incidents.ts";
 import { enqueueDueSchedules } from "../jobs/schedules.ts";
 import { runDueJobs } from "../jobs/runner.ts";
+import { WEBHOOK_JOB } from "../notifications/channels.ts";
 
 const GOOD = csv([HEADERS, [
   "PO-1",
@@ -140,5 +141,61 @@ Deno.test("incidents: a stale source opens one, made inactive it ends silently",
     assert.deepEqual(row, { state: "inactive", incident: null });
   } finally {
     await server.close();
+  }
+});
+
+Deno.test("an incident and its recovery are posted once each to the setting's webhook", async () => {
+  const received: { kind: string; title: string }[] = [];
+  const hook = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen: () => {} }, async (req) => {
+    const body = await req.json() as { kind: string; title: string };
+    received.push({ kind: body.kind, title: body.title });
+    return new Response("ok");
+  });
+  const server = await startTestServer({
+    env: { OUTBOUND_ALLOW: "127.0.0.1/32", PUBLIC_URL: "https://backoffice.example.com" },
+  });
+  try {
+    const admin = testClient(server.url);
+    await admin.login("admin", ADMIN_PASSWORD);
+    const sourceId = await createSource(admin, { sourceName: "Hook Parts" });
+    // No e-mail recipient: the webhook alone is told.
+    await server.db.query(`update users set send_notifications_to_email = false`);
+    const saved = await admin.post("/api/notification-settings", {
+      name: "Order tracking alerts to chat",
+      sourceTypeId: 3,
+      notificationEnabled: true,
+      notificationInterval: "Daily",
+      timeZone: "UTC",
+      includeErrorAlerts: true,
+      webhookPreset: "json",
+      webhookUrl: `http://127.0.0.1:${hook.addr.port}/hooks/ops`,
+    });
+    assert.equal(saved.status, 200, JSON.stringify(saved.body));
+    const deps = server.server.deps;
+    const run = (bytes: string, fileName: string) =>
+      runImport(deps, {
+        feed: "order-tracking",
+        sourceId,
+        trigger: "cli",
+        fileName,
+        bytes: new TextEncoder().encode(bytes),
+      });
+    const post = () => runDueJobs(deps, { kinds: [WEBHOOK_JOB], log: () => {} });
+
+    await run(BAD, "tuesday.csv");
+    assert.equal((await checkIncidents(deps)).length, 1);
+    assert.deepEqual(await checkIncidents(deps), []);
+    await post();
+    await run(GOOD, "wednesday.csv");
+    assert.equal((await checkIncidents(deps)).length, 1);
+    await post();
+    await post();
+    assert.deepEqual(received, [
+      { kind: "incident", title: 'Failing: Order Tracking source "Hook Parts"' },
+      { kind: "recovered", title: 'Recovered: Order Tracking source "Hook Parts"' },
+    ]);
+  } finally {
+    await server.close();
+    await hook.shutdown();
   }
 });

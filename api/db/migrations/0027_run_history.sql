@@ -4,6 +4,6 @@
 -- across areas. The existing (feed, source_id, created_at desc) serves one source.
 create index import_runs_feed_created_idx on import_runs (feed, created_at);
 create index import_runs_created_idx on import_runs (created_at);
--- Vendor e-mails in the history: newest first, all vendors or one.
+-- Vendor e-mails in the history: newest first, all vendors (one vendor's are served by
+-- submissions_vendor_created_idx of 0023, read backwards or forwards alike).
 create index submissions_created_idx on submissions (created_at);
-create index submissions_vendor_created_idx on submissions (vendor_source_id, created_at);

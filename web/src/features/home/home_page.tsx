@@ -1,3 +1,4 @@
+import { SourceActivityCharts } from "../runs/source_activity_charts.tsx";
 import {
   Card,
   Container,
@@ -117,6 +118,17 @@ function SourcesSection({ wide }: { wide: boolean }) {
   );
 }
 
+/** The last 30 days of every area the user has, as pictures (docs/runs.md). */
+function ActivityCard() {
+  const permissions = permissionsOf(useAtomValue(currentUserAtom));
+  if (!permissions.anySourceUser && !permissions.isAdmin) return null;
+  return (
+    <Card size="2">
+      <SourceActivityCharts />
+    </Card>
+  );
+}
+
 /**
  * /home, the dashboard: every source's state (failing, held and stale first), then the orders
  * updated and deleted per order tracking source in the past 24 hours (spec part 1, section 7),
@@ -142,7 +154,7 @@ export default function HomePage() {
       <Heading as="h1" mb="4">Welcome to the Home Page</Heading>
       <Flex direction="column" gap="5">
         <SourcesSection wide={wide} />
-        {/* 30-day runs chart (issue 22, "Pictures"): another engineer's component goes here at merge. */}
+        <ActivityCard />
         <Card size="2">
           <Text as="p" mb="3">Here are the stats for the past 24 hours:</Text>
           {rows === null
