@@ -8,7 +8,7 @@ import { startTestServer } from "../support/server.ts";
 import { rotateSecrets } from "../../scripts/rotate_key.ts";
 import { generateSecretKey, secretBox } from "../../api/secrets.ts";
 
-Deno.test("rotateSecrets re-encrypts mailbox and SFTP secrets, all or nothing", async () => {
+Deno.test("rotateSecrets re-encrypts every stored secret, all or nothing", async () => {
   const t = await startTestServer();
   try {
     const from = t.server.deps.secrets;
@@ -22,11 +22,32 @@ Deno.test("rotateSecrets re-encrypts mailbox and SFTP secrets, all or nothing", 
       `insert into inventory_sources (source_name, sftp_password_enc) values ('inv', $1), ('none', null)`,
       [await from.encrypt("sftp-pass")],
     );
+    await t.db.query(
+      `insert into notification_settings
+         (name, notification_interval, source_type_id, time_zone, webhook_preset,
+          webhook_url_secret_enc, webhook_secret_enc)
+       values ('hook', 'Daily', 1, 'UTC', 'slack', $1, $2)`,
+      [await from.encrypt("https://hooks.example/T1"), await from.encrypt("signing-key")],
+    );
+    await t.db.query(
+      `insert into url_feeds (feed, source_id, url, every_seconds, auth_kind, secret_enc)
+       values ('inventory', 1, 'https://feeds.example/stock.csv', 900, 'header', $1)`,
+      [await from.encrypt("feed-token")],
+    );
     const counts = await rotateSecrets(t.db, from, to);
     assert.deepEqual(counts, {
       "email_sources.password_enc": 1,
       "inventory_sources.sftp_password_enc": 1,
+      "notification_settings.webhook_secret_enc": 1,
+      "notification_settings.webhook_url_secret_enc": 1,
+      "url_feeds.secret_enc": 1,
     });
+    const [hook] = await t.db.query<{ enc: string }>(
+      "select webhook_url_secret_enc as enc from notification_settings where name = 'hook'",
+    );
+    const [feed] = await t.db.query<{ enc: string }>("select secret_enc as enc from url_feeds");
+    assert.equal(await to.decrypt(hook.enc), "https://hooks.example/T1");
+    assert.equal(await to.decrypt(feed.enc), "feed-token");
     const [mail] = await t.db.query<{ enc: string }>(
       "select password_enc as enc from email_sources where username = 'a@example.test'",
     );
@@ -37,7 +58,7 @@ Deno.test("rotateSecrets re-encrypts mailbox and SFTP secrets, all or nothing", 
     assert.equal(await to.decrypt(sftp.enc), "sftp-pass");
     await assert.rejects(() => from.decrypt(mail.enc));
     // Run again (an interrupted rotation retried): nothing left to change.
-    assert.deepEqual(Object.values(await rotateSecrets(t.db, from, to)), [0, 0]);
+    assert.deepEqual(Object.values(await rotateSecrets(t.db, from, to)), [0, 0, 0, 0, 0]);
 
     // A value under a third key: refused, and the good rows stay as they were.
     const stranger = await secretBox(generateSecretKey());
