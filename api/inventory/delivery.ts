@@ -11,6 +11,7 @@ import { logError } from "../http/log_error.ts";
 import { inventoryRecipients } from "./feed.ts";
 import { sftpSettings } from "./queries.ts";
 import { SftpError, uploadFile } from "./sftp.ts";
+import { markItemsDelivered } from "./items.ts";
 
 /** What a delivery attempt did. */
 export interface DeliveryOutcome {
@@ -198,6 +199,7 @@ export async function deliverRun(deps: Deps, runId: number): Promise<DeliveryOut
        on conflict do nothing`,
       [run.sourceId, runId],
     );
+    await markItemsDelivered(tx, run.sourceId);
   });
   await appendRunLog(deps, runId, log);
   return { status: error ? "failed" : "delivered", log, error, needsPerson };
