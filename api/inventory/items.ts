@@ -53,10 +53,10 @@ export async function storeRunItems(
        status, delivered_status, decided_by, reason, row_number, raw_row, last_run_id,
        changed_run_id, changed_at)
      select $1, t.item, t.key, t.pos, t.qty, t.status, d.status, t.decided, t.reason, t.rn,
-            t.raw::jsonb, $2, case when t.flipped then $2::bigint end,
-            case when t.flipped then $3::timestamptz end
+            t.raw::jsonb, $2, case when t.flipped = 1 then $2::bigint end,
+            case when t.flipped = 1 then $3::timestamptz end
        from unnest($4::text[], $5::text[], $6::int[], $7::float8[], $8::text[], $9::text[],
-                   $10::text[], $11::int[], $12::text[], $13::bool[])
+                   $10::text[], $11::int[], $12::text[], $13::int[])
             as t(item, key, pos, qty, status, decided, reason, rn, raw, flipped)
        left join inventory_delivered_statuses d
          on d.inventory_source_id = $1 and d.item_number = t.item
@@ -81,7 +81,8 @@ export async function storeRunItems(
       kept.map((i) => items[i].reason ?? ""),
       kept.map((i) => items[i].rowNumber ?? null),
       kept.map((i) => (items[i].row ? JSON.stringify(items[i].row) : null)),
-      kept.map((i) => flipped.has(items[i].itemNumber)),
+      // 0/1: postgres.js sends a boolean array as one boolean.
+      kept.map((i) => (flipped.has(items[i].itemNumber) ? 1 : 0)),
     ],
   );
   await tx.query(
