@@ -28,8 +28,8 @@ import { decodeParam, ItemReason, quantityText, StatusBadge } from "./item_parts
 const fmt = (n: number | null) =>
   n === null ? "—" : Number.isInteger(n) ? n.toLocaleString("en-US") : n.toFixed(2);
 
-/** A run's time as the chart's x axis shows it (UTC, to the minute). */
-const pointLabel = (iso: string) => iso.slice(0, 16).replace("T", " ");
+/** A run's time as the chart's x axis shows it (UTC month, day and minute: short on a phone). */
+const pointLabel = (iso: string) => iso.slice(5, 16).replace("T", " ");
 
 /**
  * The chart's points: one per stored quantity, plus the runs that changed the item without a
@@ -56,7 +56,7 @@ function chartOf(detail: ItemDetail) {
 
 const CHANGE_COLUMNS: DataColumn<ItemChange>[] = [
   { key: "when", header: "When", rowHeader: true, cell: (c) => longDateTime(c.receivedAt) },
-  { key: "run", header: "Run", cell: (c) => `#${c.runId}` },
+  { key: "run", header: "Run", priority: "low", cell: (c) => `#${c.runId}` },
   {
     key: "change",
     header: "Change",
@@ -65,7 +65,6 @@ const CHANGE_COLUMNS: DataColumn<ItemChange>[] = [
   {
     key: "why",
     header: "Why",
-    priority: "medium",
     cell: (c) => (
       <Text size="2" style={{ overflowWrap: "anywhere" }}>
         {c.reason ?? "Not recorded (processed before the item view)"}
