@@ -9,6 +9,7 @@ import { loginLoadSection } from "./login_bench.ts";
 import { inventorySection } from "./inventory_bench.ts";
 import { searchScaleSection } from "./search_scale_bench.ts";
 import { loadSection } from "./load_bench.ts";
+import { inventoryItemsSection } from "./inventory_items_bench.ts";
 
 const RESULTS = new URL("../docs/benchmarks.md", import.meta.url).pathname;
 
@@ -35,7 +36,7 @@ try {
   doc =
     "# Benchmarks\n\nFigures from `deno task bench`; targets in docs/design.md section 10. Each section is rewritten by its own benchmark.\n";
 }
-// BENCH_ONLY=files, orders, auth, inventory, search-scale or load runs one part; the other sections are
+// BENCH_ONLY=files, orders, auth, inventory, inventory-items, search-scale or load runs one part; the other sections are
 // left as they were.
 const only = Deno.env.get("BENCH_ONLY");
 if (!only || only === "files") {
@@ -52,6 +53,9 @@ if (!only || only === "inventory") {
 }
 if (!only || only === "search-scale") {
   doc = replaceSection(doc, "## Order list at scale", await searchScaleSection());
+}
+if (!only || only === "inventory-items") {
+  doc = replaceSection(doc, "## Inventory items", await inventoryItemsSection(machine()));
 }
 if (!only || only === "load") {
   doc = replaceSection(doc, "## Load and soak", await loadSection(machine()));

@@ -27,6 +27,8 @@ import type {
 } from "../../shared/contract/inventory_items.ts";
 
 const MAX_ITEM_CHARS = 4000;
+/** Points of the item page's chart (the latest). */
+const HISTORY_POINTS = 400;
 
 /**
  * Stores a processed run's items and changes (inside the run's transaction): every catalogue
@@ -131,18 +133,54 @@ export async function markItemsDelivered(tx: Db, sourceId: number): Promise<void
   );
 }
 
-/** The last processed run of a source (the one its items show), or null. */
-async function lastRunOf(db: Db, sourceId: number): Promise<LastItemRun | null> {
-  const [row] = await db.query<LastItemRun & { receivedAt: Date }>(
-    `select r.id as "runId", r.received_at as "receivedAt", r.status,
-            ir.delivery_status as "deliveryStatus", ir.delivery_status = 'held' as held
-       from (select last_run_id from inventory_items where inventory_source_id = $1 limit 1) i
-       join import_runs r on r.id = i.last_run_id
-       left join inventory_runs ir on ir.import_run_id = r.id`,
+/** The source's name and prediction settings (not its catalogue or sample: too big to load). */
+type ItemSource =
+  & Pick<InventorySource, "id" | "sourceName" | "usesPredictiveAlgorithm">
+  & Parameters<typeof predictionSettings>[0];
+
+/**
+ * The source and its last processed run (the one its items show; null before the first), with
+ * that run's supplier headers, in one statement: on PGlite every statement is a turn.
+ */
+async function sourceAndRun(
+  db: Db,
+  sourceId: number,
+): Promise<{ source: ItemSource; last: LastItemRun | null; headers: string[] }> {
+  const [row] = await db.query<
+    ItemSource & {
+      runId: number | null;
+      receivedAt: Date | null;
+      status: string | null;
+      deliveryStatus: string | null;
+      headers: string[] | null;
+    }
+  >(
+    `select s.id, s.source_name as "sourceName",
+            s.uses_predictive_algorithm as "usesPredictiveAlgorithm",
+            s.lookback_days as "lookbackDays", s.min_data_points as "minDataPoints",
+            s.safety_multiplier as "safetyMultiplier", s.safety_padding as "safetyPadding",
+            s.large_drop_threshold as "largeDropThreshold",
+            s.large_drop_multiplier as "largeDropMultiplier",
+            r.id as "runId", r.received_at as "receivedAt", r.status,
+            ir.delivery_status as "deliveryStatus", ir.supplier_headers as headers
+       from inventory_sources s
+       left join lateral (select last_run_id from inventory_items
+                           where inventory_source_id = s.id limit 1) i on true
+       left join import_runs r on r.id = i.last_run_id
+       left join inventory_runs ir on ir.import_run_id = r.id
+      where s.id = $1 and not s.deleted_status`,
     [sourceId],
   );
-  if (!row) return null;
-  return { ...row, receivedAt: row.receivedAt.toISOString(), held: row.held === true };
+  if (!row) throw notFound(`Inventory source ${sourceId}`);
+  const { runId, receivedAt, status, deliveryStatus, headers, ...source } = row;
+  const last = runId === null || !receivedAt ? null : {
+    runId: Number(runId),
+    receivedAt: new Date(receivedAt).toISOString(),
+    status: status ?? "",
+    deliveryStatus,
+    held: deliveryStatus === "held",
+  };
+  return { source, last, headers: headers ?? [] };
 }
 
 const SORT_SQL: Record<string, string> = {
@@ -173,25 +211,6 @@ function toItem(row: ItemRow, last: LastItemRun | null): InventoryItem {
   };
 }
 
-/** The source's name and prediction settings (not its catalogue or sample: too big to load). */
-type ItemSource =
-  & Pick<InventorySource, "id" | "sourceName" | "usesPredictiveAlgorithm">
-  & Parameters<typeof predictionSettings>[0];
-
-async function sourceOf(db: Db, sourceId: number): Promise<ItemSource> {
-  const [source] = await db.query<ItemSource>(
-    `select id, source_name as "sourceName", uses_predictive_algorithm as "usesPredictiveAlgorithm",
-            lookback_days as "lookbackDays", min_data_points as "minDataPoints",
-            safety_multiplier as "safetyMultiplier", safety_padding as "safetyPadding",
-            large_drop_threshold as "largeDropThreshold",
-            large_drop_multiplier as "largeDropMultiplier"
-       from inventory_sources where id = $1 and not deleted_status`,
-    [sourceId],
-  );
-  if (!source) throw notFound(`Inventory source ${sourceId}`);
-  return source;
-}
-
 /**
  * One page of a source's catalogue items: search (part of the item number), filters (inactive,
  * changed in the last run, missing from the file), sort and page.
@@ -201,8 +220,7 @@ export async function listItems(
   sourceId: number,
   query: ItemListFilters,
 ): Promise<ItemListPage> {
-  const source = await sourceOf(db, sourceId);
-  const last = await lastRunOf(db, sourceId);
+  const { source, last } = await sourceAndRun(db, sourceId);
   const q = (query.q ?? "").trim().toLowerCase();
   const where = [`inventory_source_id = $1`];
   const params: unknown[] = [sourceId];
@@ -263,22 +281,20 @@ export async function itemDetail(
   sourceId: number,
   itemNumber: string,
 ): Promise<ItemDetail> {
-  const source = await sourceOf(db, sourceId);
-  const [row] = await db.query<
-    ItemRow & { key: string; rowNumber: number | null; rawRow: string[] | null; runId: number }
-  >(
-    `select ${ITEM_COLUMNS}, item_key as key, row_number as "rowNumber", raw_row as "rawRow",
-            last_run_id as "runId"
-       from inventory_items where inventory_source_id = $1 and item_number = $2`,
-    [sourceId, itemNumber],
-  );
-  if (!row) throw notFound(`Item ${itemNumber} of inventory source ${sourceId}`);
-  const last = (await lastRunOf(db, sourceId))!;
-  const [history, changes, [headers]] = await Promise.all([
+  const [{ source, last, headers: names }, [row]] = await Promise.all([
+    sourceAndRun(db, sourceId),
+    db.query<ItemRow & { key: string; rowNumber: number | null; rawRow: string[] | null }>(
+      `select ${ITEM_COLUMNS}, item_key as key, row_number as "rowNumber", raw_row as "rawRow"
+         from inventory_items where inventory_source_id = $1 and item_number = $2`,
+      [sourceId, itemNumber],
+    ),
+  ]);
+  if (!row || !last) throw notFound(`Item ${itemNumber} of inventory source ${sourceId}`);
+  const [history, changes] = await Promise.all([
     db.query<{ takenAt: Date; quantity: number; runId: number }>(
       `select * from (select taken_at as "takenAt", quantity, import_run_id as "runId"
          from inventory_item_snapshots where inventory_source_id = $1 and item_number = $2
-        order by taken_at desc limit 400) h order by "takenAt"`,
+        order by taken_at desc limit ${HISTORY_POINTS}) h order by "takenAt"`,
       [sourceId, row.key],
     ),
     db.query<ChangeRow>(
@@ -290,19 +306,14 @@ export async function itemDetail(
         order by c.import_run_id desc limit 100`,
       [sourceId, itemNumber],
     ),
-    db.query<{ headers: string[] | null }>(
-      `select supplier_headers as headers from inventory_runs where import_run_id = $1`,
-      [row.runId],
-    ),
   ]);
-  const names = headers?.headers ?? [];
   const rawRow = row.rawRow
     ? {
       rowNumber: row.rowNumber,
       cells: row.rawRow.map((value, c) => ({ header: names[c] || `Column ${c + 1}`, value })),
     }
     : null;
-  const { key: _key, rowNumber: _rowNumber, rawRow: _raw, runId: _runId, ...itemRow } = row;
+  const { key: _key, rowNumber: _rowNumber, rawRow: _raw, ...itemRow } = row;
   return {
     sourceId,
     sourceName: source.sourceName,
@@ -316,7 +327,7 @@ export async function itemDetail(
     changes: changes.map(toChange),
     rawRow,
     prediction: source.usesPredictiveAlgorithm && row.quantity !== null
-      ? await predictionAt(db, source, row.key, row.quantity, last)
+      ? await predictionAt(db, source, row.key, row.quantity, last, history)
       : null,
   };
 }
@@ -331,20 +342,25 @@ async function predictionAt(
   key: string,
   quantity: number,
   last: LastItemRun,
+  recent: { takenAt: Date; quantity: number }[],
 ): Promise<ItemDetail["prediction"]> {
   const settings = predictionSettings(source);
   const nowMs = timeMs(last.receivedAt);
   const fromMs = nowMs - settings.lookbackDays * DAY_MS;
   const range = [new Date(fromMs).toISOString(), last.receivedAt];
+  // The chart's snapshots cover the window unless they were cut at HISTORY_POINTS.
+  const covered = recent.length < HISTORY_POINTS || timeMs(recent[0].takenAt) < fromMs;
   const [snapshots, runs] = await Promise.all([
-    db.query<{ itemNumber: string; quantity: number; takenAt: Date }>(
-      `select item_number as "itemNumber", quantity, taken_at as "takenAt"
-         from inventory_item_snapshots
-        where inventory_source_id = $1 and item_number = $2
-          and taken_at >= $3::timestamptz and taken_at < $4::timestamptz
-        order by taken_at`,
-      [source.id, key, ...range],
-    ),
+    covered
+      ? recent.map((s) => ({ itemNumber: key, quantity: s.quantity, takenAt: s.takenAt }))
+      : db.query<{ itemNumber: string; quantity: number; takenAt: Date }>(
+        `select item_number as "itemNumber", quantity, taken_at as "takenAt"
+           from inventory_item_snapshots
+          where inventory_source_id = $1 and item_number = $2
+            and taken_at >= $3::timestamptz and taken_at < $4::timestamptz
+          order by taken_at`,
+        [source.id, key, ...range],
+      ),
     // The engine takes the interval from the distinct snapshot times in the window: the times
     // of the runs that stored snapshots.
     db.query<{ at: Date }>(

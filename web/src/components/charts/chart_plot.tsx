@@ -60,7 +60,13 @@ export default function ChartPlot(props: ChartProps & { height: number }) {
     <ResponsiveContainer width="100%" height={height}>
       {kind === "line"
         ? (
-          <LineChart data={rows} margin={{ top: 16, right: 8, bottom: 0, left: 0 }}>
+          // No keyboard layer: the plot is aria-hidden (the table is its alternative), and a
+          // focusable element inside aria-hidden fails axe's aria-hidden-focus.
+          <LineChart
+            data={rows}
+            margin={{ top: 16, right: 8, bottom: 0, left: 0 }}
+            accessibilityLayer={false}
+          >
             {common}
             {series.map((s) => (
               <Line
@@ -77,7 +83,11 @@ export default function ChartPlot(props: ChartProps & { height: number }) {
           </LineChart>
         )
         : (
-          <BarChart data={rows} margin={{ top: 16, right: 8, bottom: 0, left: 0 }}>
+          <BarChart
+            data={rows}
+            margin={{ top: 16, right: 8, bottom: 0, left: 0 }}
+            accessibilityLayer={false}
+          >
             {common}
             {series.map((s) => (
               <Bar
