@@ -25,7 +25,7 @@ export interface ExplainSource {
  * ```ts
  * import { explainItem } from "./explain.ts";
  * const source = { minItemsToBeActive: 10, statusAvailableList: "", statusOutOfStockList: "" };
- * explainItem({ itemNumber: "A1", status: "Inactive", quantity: 3, found: true, decidedBy: "quantity" }, source);
+ * explainItem({ status: "Inactive", quantity: 3, decidedBy: "quantity" }, source);
  * // "Quantity 3 is below the minimum quantity of 10"
  * ```
  */
