@@ -534,7 +534,8 @@ export default function ManualProcessPage() {
               )}
               {release.text && <OutcomeAlert ok={release.ok}>{release.text}</OutcomeAlert>}
               {result.runId !== undefined && result.success && (
-                <RunItemChanges runId={result.runId} />
+                // Loaded again once released: "held" no longer applies.
+                <RunItemChanges key={String(released)} runId={result.runId} />
               )}
               <Grid columns="3" gap="3">
                 <Count label="Processed" value={result.processedCount} />
