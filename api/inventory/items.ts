@@ -225,8 +225,9 @@ export async function listItems(
   const where = [`inventory_source_id = $1`];
   const params: unknown[] = [sourceId];
   if (q) {
-    params.push(q);
-    where.push(`strpos(lower(item_number), $${params.length}) > 0`);
+    // ilike with the wildcards escaped: the trigram index answers it (migration 0025).
+    params.push(`%${q.replace(/[\\%_]/g, (c) => "\\" + c)}%`);
+    where.push(`item_number ilike $${params.length}`);
   }
   if (query.inactive) where.push(`coalesce(delivered_status, status) = 'Inactive'`);
   if (query.missing) where.push(`decided_by = 'missing'`);
@@ -235,8 +236,12 @@ export async function listItems(
     where.push(`changed_run_id = $${params.length}`);
   }
   const dir = query.dir === "desc" ? "desc" : "asc";
-  // Nulls (no quantity, never changed) last whatever the direction; the item number breaks ties.
-  const order = `${SORT_SQL[query.sort] ?? "item_number"} ${dir} nulls last, item_number ${dir}`;
+  // Nulls (no quantity, never changed) are the lowest: first ascending, last descending, as
+  // the indexes hold them; the item number breaks ties.
+  const nulls = dir === "asc" ? "first" : "last";
+  const order = `${
+    SORT_SQL[query.sort] ?? "item_number"
+  } ${dir} nulls ${nulls}, item_number ${dir}`;
   const pageSize = query.pageSize;
   const offset = (query.page - 1) * pageSize;
   const [rows, [count]] = await Promise.all([

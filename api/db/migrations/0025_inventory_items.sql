@@ -27,14 +27,21 @@ create table inventory_items (
   changed_at timestamptz,
   primary key (inventory_source_id, item_number)
 );
+-- One index per sort and filter of the list (api/inventory/items.ts). Nulls (no quantity, never
+-- changed) come first ascending and last descending, so one index serves both directions.
 create index inventory_items_position on inventory_items (inventory_source_id, position);
-create index inventory_items_quantity on inventory_items (inventory_source_id, quantity, item_number);
-create index inventory_items_changed on inventory_items (inventory_source_id, changed_at, item_number);
-create index inventory_items_delivered
-  on inventory_items (inventory_source_id, delivered_status, item_number);
+create index inventory_items_quantity
+  on inventory_items (inventory_source_id, quantity nulls first, item_number);
+create index inventory_items_changed
+  on inventory_items (inventory_source_id, changed_at nulls first, item_number);
+-- the status shown (the delivered feed's, else the last run's): the Status sort and Inactive only
+create index inventory_items_shown_status
+  on inventory_items (inventory_source_id, (coalesce(delivered_status, status)), item_number);
 create index inventory_items_changed_run on inventory_items (inventory_source_id, changed_run_id);
 create index inventory_items_missing on inventory_items (inventory_source_id, item_number)
   where decided_by = 'missing';
+-- the search box: part of the item number, case-insensitive (pg_trgm, migration 0004)
+create index inventory_items_search on inventory_items using gin (item_number gin_trgm_ops);
 
 -- The supplier file's headers of a run (names for the raw rows), at most 40 of 200 characters.
 alter table inventory_runs add column supplier_headers jsonb
