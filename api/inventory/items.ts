@@ -69,7 +69,16 @@ export async function storeRunItems(
        row_number = excluded.row_number, raw_row = excluded.raw_row,
        last_run_id = excluded.last_run_id,
        changed_run_id = coalesce(excluded.changed_run_id, inventory_items.changed_run_id),
-       changed_at = coalesce(excluded.changed_at, inventory_items.changed_at)`,
+       changed_at = coalesce(excluded.changed_at, inventory_items.changed_at)
+     -- An unchanged item is not rewritten (docs/inventory.md, "Cost of storing a run's items").
+     where excluded.changed_run_id is not null
+        or (inventory_items.item_key, inventory_items.position, inventory_items.quantity,
+            inventory_items.status, inventory_items.delivered_status, inventory_items.decided_by,
+            inventory_items.reason, inventory_items.row_number, inventory_items.raw_row)
+           is distinct from
+           (excluded.item_key, excluded.position, excluded.quantity, excluded.status,
+            excluded.delivered_status, excluded.decided_by, excluded.reason, excluded.row_number,
+            excluded.raw_row)`,
     [
       sourceId,
       runId,
@@ -87,10 +96,18 @@ export async function storeRunItems(
       kept.map((i) => (flipped.has(items[i].itemNumber) ? 1 : 0)),
     ],
   );
-  await tx.query(
-    "delete from inventory_items where inventory_source_id = $1 and last_run_id <> $2",
-    [sourceId, runId],
+  // Items that left the catalogue: only looked for when there are more rows than items.
+  const [{ n }] = await tx.query<{ n: number }>(
+    "select count(*)::int as n from inventory_items where inventory_source_id = $1",
+    [sourceId],
   );
+  if (n > kept.length) {
+    await tx.query(
+      `delete from inventory_items i where i.inventory_source_id = $1
+          and not exists (select 1 from unnest($2::text[]) k(item) where k.item = i.item_number)`,
+      [sourceId, kept.map((i) => items[i].itemNumber)],
+    );
+  }
   const byNumber = new Map(kept.map((i) => [items[i].itemNumber, items[i]]));
   const flips = outcome.flips.filter((f) => byNumber.has(f.itemNumber));
   if (flips.length > 0) {
@@ -164,8 +181,10 @@ async function sourceAndRun(
             r.id as "runId", r.received_at as "receivedAt", r.status,
             ir.delivery_status as "deliveryStatus", ir.supplier_headers as headers
        from inventory_sources s
-       left join lateral (select last_run_id from inventory_items
-                           where inventory_source_id = s.id limit 1) i on true
+       -- the last run that stored its items (storeRunItems sets its headers)
+       left join lateral (select import_run_id as last_run_id from inventory_runs
+                           where inventory_source_id = s.id and supplier_headers is not null
+                           order by created_at desc, import_run_id desc limit 1) i on true
        left join import_runs r on r.id = i.last_run_id
        left join inventory_runs ir on ir.import_run_id = r.id
       where s.id = $1 and not s.deleted_status`,

@@ -143,6 +143,23 @@ Deno.test("inventory items: list, filters, one item, run changes, held run", asy
         assert.equal(after.item.heldChange, false);
       },
     );
+
+    await t.step("an item that left the catalogue leaves the list", async () => {
+      const resaved = await inv.post(
+        "/api/inventory-sources/inventory/save",
+        sourcePayload(mailbox, {
+          id,
+          minItemsToBeActive: 3,
+          fileData: { userActivatedItemNumbers: "A1\nA2\nA3" },
+        }),
+      );
+      assert.equal(resaved.status, 200, JSON.stringify(resaved.body));
+      const last = await run([["A1", 0], ["A2", 0], ["A3", 0]]);
+      const page = (await inv.get(base)).body as ItemListPage;
+      assert.equal(page.lastRun?.runId, last.runId);
+      assert.deepEqual(page.items.map((i) => i.itemNumber), ["A1", "A2", "A3"]);
+      assert.equal((await inv.get(`${base}/A4`)).status, 404);
+    });
   } finally {
     await server.close();
   }
