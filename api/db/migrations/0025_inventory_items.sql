@@ -2,8 +2,8 @@
 -- item as the last processed run left it, what each run changed, and one item's snapshots read
 -- by item rather than by time.
 
--- One row per catalogue item of a source, rewritten by every processed run (held ones too);
--- items that left the catalogue are removed. `delivered_status` is the status in the last
+-- One row per catalogue item of a source, written by every processed run (held ones too; an
+-- unchanged item is not rewritten); items that left the catalogue are removed. `delivered_status` is the status in the last
 -- delivered feed (inventory_delivered_statuses), kept here so the list filters and sorts on it.
 create table inventory_items (
   inventory_source_id integer not null references inventory_sources (id),
@@ -21,6 +21,7 @@ create table inventory_items (
   -- the item's last row of the supplier file: at most 40 cells of 200 characters
   row_number integer,
   raw_row jsonb check (octet_length(raw_row::text) <= 12000),
+  -- the run that last wrote the row (the source's last run: inventory_runs.supplier_headers set)
   last_run_id bigint not null references import_runs (id),
   -- the last run that turned the item's status (its flips against the last delivered run)
   changed_run_id bigint references import_runs (id),
