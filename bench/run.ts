@@ -11,6 +11,7 @@ import { searchScaleSection } from "./search_scale_bench.ts";
 import { loadSection } from "./load_bench.ts";
 import { runsHistorySection } from "./runs_history_bench.ts";
 import { dashboardSection } from "./dashboard_bench.ts";
+import { inventoryItemsSection } from "./inventory_items_bench.ts";
 
 const RESULTS = new URL("../docs/benchmarks.md", import.meta.url).pathname;
 
@@ -37,8 +38,8 @@ try {
   doc =
     "# Benchmarks\n\nFigures from `deno task bench`; targets in docs/design.md section 10. Each section is rewritten by its own benchmark.\n";
 }
-// BENCH_ONLY=files, orders, auth, inventory, search-scale, load, runs or dashboard runs one part;
-// the other sections are left as they were.
+// BENCH_ONLY=files, orders, auth, inventory, inventory-items, search-scale, load, runs or dashboard
+// runs one part; the other sections are left as they were.
 const only = Deno.env.get("BENCH_ONLY");
 if (!only || only === "files") {
   doc = replaceSection(doc, "## File reading", await fileReadingSection(machine()));
@@ -54,6 +55,9 @@ if (!only || only === "inventory") {
 }
 if (!only || only === "search-scale") {
   doc = replaceSection(doc, "## Order list at scale", await searchScaleSection());
+}
+if (!only || only === "inventory-items") {
+  doc = replaceSection(doc, "## Inventory items", await inventoryItemsSection(machine()));
 }
 if (!only || only === "load") {
   doc = replaceSection(doc, "## Load and soak", await loadSection(machine()));

@@ -16,6 +16,7 @@ import {
   table,
 } from "./command.ts";
 import { contextOf } from "./command.ts";
+import { registerInventoryItems } from "./inventory_items.ts";
 import { readLocalFile } from "./orders.ts";
 import { FEED_LIMITS, FileRefusedError, findColumn, readTable } from "../shared/files/mod.ts";
 import type { InventorySource, ItemStatus } from "../shared/contract/inventory.ts";
@@ -564,4 +565,5 @@ Example:
     );
     ctx.print(run, () => `Released inventory run ${id}: delivery ${run.deliveryStatus}.`);
   }));
+  registerInventoryItems(inventory);
 }

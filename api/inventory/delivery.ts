@@ -12,6 +12,7 @@ import { inventoryRecipients } from "./feed.ts";
 import { sftpSettings } from "./queries.ts";
 import { SftpError, uploadFile } from "./sftp.ts";
 import { appLink } from "../../shared/app_link.ts";
+import { markItemsDelivered } from "./items.ts";
 
 /** What a delivery attempt did. */
 export interface DeliveryOutcome {
@@ -213,6 +214,7 @@ export async function deliverRun(deps: Deps, runId: number): Promise<DeliveryOut
        on conflict do nothing`,
       [run.sourceId, runId],
     );
+    await markItemsDelivered(tx, run.sourceId);
   });
   await appendRunLog(deps, runId, log);
   return { status: error ? "failed" : "delivered", log, error, needsPerson };

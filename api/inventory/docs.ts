@@ -8,6 +8,7 @@ import {
   manualProcessFields,
   manualProcessResultSchema,
 } from "../../shared/contract/inventory.ts";
+import { itemDetail, itemListPage, runItemChanges } from "../../shared/contract/inventory_items.ts";
 
 const P2 = "Spec part 2, section 7.";
 
@@ -138,5 +139,25 @@ export const inventoryDocs = routeDocs([
     path: "/api/inventory-sources/runs/:runId/deliver",
     summary: "Deliver a run again",
     response: inventoryRun.extend({ delivery: z.record(z.string(), z.unknown()) }),
+  },
+  {
+    method: "GET",
+    path: "/api/inventory-sources/inventory/:id/items",
+    summary: "The catalogue items of a source with the rule that decided each (issue 23)",
+    description:
+      'Search (part of the item number), filters (inactive, changed in the last run, missing from the file), sort and page. docs/inventory.md, "Items".',
+    response: itemListPage,
+  },
+  {
+    method: "GET",
+    path: "/api/inventory-sources/inventory/:id/items/:item",
+    summary: "One catalogue item: quantities over time, the runs that changed it, its raw row",
+    response: itemDetail,
+  },
+  {
+    method: "GET",
+    path: "/api/inventory-sources/runs/:runId/items",
+    summary: "What an inventory run changed: items turned Active and Inactive, with the reason",
+    response: runItemChanges,
   },
 ]);

@@ -8,12 +8,17 @@ import { inventoryDocs } from "./docs.ts";
 import { inventoryFeed } from "./feed.ts";
 import { inventoryJobHandlers, inventorySchedules } from "./jobs.ts";
 import { inventoryRoutes } from "./routes.ts";
+import { inventoryItemRoutes } from "./items_routes.ts";
 
 /** Its users, and the readers of its import runs, need inventoryUser. */
 export const inventory = defineFeature({
   name: "inventory",
   flag: "inventoryUser",
-  routes: [{ path: "/api/inventory-sources", router: inventoryRoutes }],
+  routes: [
+    { path: "/api/inventory-sources", router: inventoryRoutes },
+    // The item view (issue 23): its own router, under the same prefix.
+    { path: "/api/inventory-sources", router: inventoryItemRoutes },
+  ],
   feed: inventoryFeed,
   jobHandlers: inventoryJobHandlers,
   scheduleSources: [inventorySchedules],

@@ -17,6 +17,7 @@ import {
 } from "../../shared/inventory/mod.ts";
 import type { InventorySource } from "../../shared/contract/inventory.ts";
 import { findInventorySource } from "./queries.ts";
+import { storeRunItems } from "./items.ts";
 
 /** The job kind that delivers a processed run (or sends its hold alert). */
 export const DELIVER_JOB = "inventory-deliver";
@@ -102,6 +103,8 @@ async function process(tx: Db, deps: Deps, file: ImportFile): Promise<ImportOutc
       ? UPLOAD_LIMITS
       : { ...FEED_LIMITS, maxBytes: deps.config.MAX_SOURCE_FILE_BYTES },
     checkFileType: upload,
+    // The item view's raw rows and reasons (items.ts).
+    keepRows: true,
   }, true);
   if (outcome.refused || !outcome.output) throw new Error(outcome.result.message);
 
@@ -153,6 +156,7 @@ async function process(tx: Db, deps: Deps, file: ImportFile): Promise<ImportOutc
       outcome.held ? "held" : "pending",
     ],
   );
+  await storeRunItems(tx, source.id, file.runId, now, outcome);
   await enqueueJob(tx, {
     kind: DELIVER_JOB,
     payload: { runId: file.runId },

@@ -42,4 +42,6 @@ export {
   type TimeLike,
   timeMs,
 } from "./prediction.ts";
+export { explainItem, type ExplainSource } from "./explain.ts";
+export { KEPT_CELL_CHARS, KEPT_ROW_CELLS, keptRow } from "./tally.ts";
 export { NEW_INVENTORY_SOURCE, parseInventorySource } from "./source.ts";

@@ -56,7 +56,8 @@ import {
 } from "./guard.ts";
 import { decodeBase64 } from "../base64.ts";
 import { appendRowsToXlsx } from "./xlsx_append.ts";
-import { supplierColumns, tallySupplierFile } from "./tally.ts";
+import { explainItem } from "./explain.ts";
+import { keptRow, supplierColumns, tallySupplierFile } from "./tally.ts";
 import type { InventoryFile } from "./inventory_file.ts";
 
 export type { InventoryFile };
@@ -87,6 +88,12 @@ export interface ProcessInventoryInput {
   limits?: Partial<FileLimits>;
   /** Checks the supplier file's extension against the source's file type (default true). */
   checkFileType?: boolean;
+  /**
+   * Keeps each catalogue item's last supplier row (bounded: tally.ts `keptRow`) in
+   * `items[].row`, and the file's headers in `supplierHeaders`, for the item view. Off by
+   * default: 100,000 rows are memory the manual process and the preview do not need.
+   */
+  keepRows?: boolean;
   /** Called at each step (for a progress display). */
   onProgress?: (step: string) => void;
 }
@@ -100,6 +107,11 @@ export interface ItemOutcome {
   found: boolean;
   /** Why: "quantity", "status", "missing", "no quantity", "prediction". */
   decidedBy: "quantity" | "status" | "missing" | "no quantity" | "prediction";
+  /** With `keepRows`: the item's last row of the supplier file (bounded), and its file row. */
+  row?: string[];
+  rowNumber?: number;
+  /** With `keepRows`: the rule that decided it, in words (explain.ts). */
+  reason?: string;
 }
 
 /** Counts of a run, for logs, import runs and the CLI. */
@@ -141,6 +153,8 @@ export interface InventoryOutcome {
   snapshotRun: SnapshotRun | null;
   rowErrors: RowError[];
   counts: InventoryCounts;
+  /** With `keepRows`: the supplier file's headers (bounded like the rows). */
+  supplierHeaders?: string[];
   /** Why the file or the configuration was refused (`code` from FileRefusedError or "config"). */
   refused: { code: string; message: string } | null;
 }
@@ -468,7 +482,14 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
   progress("reading");
   let tallied: Awaited<ReturnType<typeof tallySupplierFile>>;
   try {
-    tallied = await tallySupplierFile(source, supplierFile, input.limits, indexOf, key);
+    tallied = await tallySupplierFile(
+      source,
+      supplierFile,
+      input.limits,
+      indexOf,
+      key,
+      input.keepRows === true,
+    );
   } catch (e) {
     if (e instanceof FileRefusedError) return refusedOutcome(e.code, e.message, logs);
     throw e;
@@ -574,6 +595,19 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
   for (const it of items) {
     if (it.status === STATUS_ACTIVE) counts.active++;
     else counts.inactive++;
+  }
+  if (input.keepRows) {
+    const predicted = new Map(modifications.map((m) => [m.itemNumber, m.reason]));
+    for (let i = 0; i < size; i++) {
+      const row = tally.rows[i];
+      if (row) {
+        items[i].row = row;
+        items[i].rowNumber = lastRow[i];
+      }
+      const it = items[i];
+      const cell = statusCol !== null ? row?.[statusCol] : undefined;
+      it.reason = explainItem(it, source, cell, predicted.get(it.itemNumber));
+    }
   }
   counts.items = size;
   counts.rowErrors = rowErrors.length;
@@ -728,6 +762,7 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
     },
     rowErrors,
     counts,
+    supplierHeaders: input.keepRows ? keptRow(table.headers) : undefined,
     refused: null,
   };
 }

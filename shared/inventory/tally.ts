@@ -41,6 +41,22 @@ export interface SupplierTally {
   /** Rows of catalogue items whose quantity was empty or not a number (in quantityErrors). */
   skippedForQuantity: number;
   quantityErrors: RowError[];
+  /** With `keepRows`: each item's last row, bounded by {@link keptRow}; else empty. */
+  rows: (string[] | undefined)[];
+}
+
+/** Cells and characters per cell kept of an item's last row (the item view's raw row). */
+export const KEPT_ROW_CELLS = 40;
+export const KEPT_CELL_CHARS = 200;
+
+/** A row as the item view keeps it: at most 40 cells of at most 200 characters. */
+export function keptRow(row: readonly string[]): string[] {
+  const out = row.slice(0, KEPT_ROW_CELLS);
+  for (let c = 0; c < out.length; c++) {
+    const cell = out[c] ?? "";
+    out[c] = cell.length > KEPT_CELL_CHARS ? cell.slice(0, KEPT_CELL_CHARS) : cell;
+  }
+  return out;
 }
 
 /**
@@ -74,6 +90,7 @@ function emptyTally(size: number): SupplierTally {
     rowsNotInCatalogue: 0,
     skippedForQuantity: 0,
     quantityErrors: [],
+    rows: [],
   };
 }
 
@@ -90,6 +107,7 @@ export async function tallySupplierFile(
   limits: Partial<FileLimits> | undefined,
   indexOf: ReadonlyMap<string, number>,
   key: (itemNumber: string) => string,
+  keepRows = false,
 ): Promise<{ read: RowsRead; columns: SupplierColumns; tally: SupplierTally }> {
   const size = indexOf.size;
   const lists = statusLists(source.statusAvailableList, source.statusOutOfStockList);
@@ -125,6 +143,8 @@ export async function tallySupplierFile(
         }
         t.rowsSeen[i]++;
         t.lastRow[i] = rowNumber;
+        // Copied: the reader may reuse its row array.
+        if (keepRows) t.rows[i] = keptRow(row);
         if (statusCol !== null) {
           const v = statusVerdict(row[statusCol] ?? "", lists);
           if (v === "available") t.verdicts[i] = 1;

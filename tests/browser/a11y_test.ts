@@ -10,7 +10,7 @@ import type { Browser, Page } from "playwright-core";
 import { ADMIN_PASSWORD, startTestServer } from "../support/server.ts";
 import { type TestClient, testClient } from "../support/http.ts";
 import { createSource, csv, HEADERS } from "../support/order_tracking.ts";
-import { saveMailbox, sourcePayload as inventoryPayload } from "../support/inventory.ts";
+import { saveMailbox, sourcePayload as inventoryPayload, stockCsv } from "../support/inventory.ts";
 import { type A11yFinding, scanA11y } from "./a11y.ts";
 import { encodeBase64 } from "../../shared/base64.ts";
 import { launchBrowser, logIn } from "./browser.ts";
@@ -58,6 +58,21 @@ async function seed(admin: TestClient, origin: string) {
     ),
     "inventory source",
   );
+  // Two real runs, so the item pages (issue 23) show items, a change, a chart and a raw row.
+  for (const rows of [[["A1", 5], ["A2", 5], ["A3", 5]], [["A1", 0], ["A2", 5], ["A3", 7]]]) {
+    const upload = new FormData();
+    upload.set("file", new File([stockCsv(rows as [string, number][]) as BlobPart], "stock.csv"));
+    upload.set("sourceId", String(inventory.id));
+    upload.set("sendEmailNotification", "false");
+    upload.set("submitViaSftp", "false");
+    body(
+      await admin.request("POST", "/api/inventory-sources/manually-process", {
+        rawBody: upload,
+        headers: { origin },
+      }),
+      "inventory run",
+    );
+  }
   const submission = body(
     await admin.post("/api/order-submission/sources/save", {
       sourceName: "Customer orders portal",
@@ -141,6 +156,8 @@ function pagesOf(ids: Awaited<ReturnType<typeof seed>>): [string, string | RegEx
     ["/inventory-sources", "Inventory Sources"],
     [`/inventory-sources/edit/${ids.inventory}`, "Edit Inventory Source"],
     [`/inventory-sources/manually-process/${ids.inventory}`, "Manually Process File"],
+    [`/inventory-sources/${ids.inventory}/items`, "Items of Acme stock feed"],
+    [`/inventory-sources/${ids.inventory}/items/A1`, "Item A1"],
     ["/order-submission/sources", "Order Submission Sources"],
     [`/order-submission/sources/edit/${ids.submission}`, "Edit Order Submission Source"],
     ["/order-submission/vendor", "Order Submission Vendor Sources"],

@@ -13,6 +13,7 @@ import {
 } from "@radix-ui/themes";
 import { type DragEvent, type ReactNode, useId, useRef, useState } from "react";
 import { Link, useParams } from "wouter";
+import { RunItemChanges } from "./run_item_changes.tsx";
 import { DEBUG_SUCCESS_TEXT, failedResult } from "../../../../shared/contract/inventory.ts";
 import { ApiError, messageOr } from "../../api/call.ts";
 import { uploadPercent } from "../../components/upload_status.tsx";
@@ -533,6 +534,10 @@ export default function ManualProcessPage() {
                 </Box>
               )}
               {release.text && <OutcomeAlert ok={release.ok}>{release.text}</OutcomeAlert>}
+              {result.runId !== undefined && result.success && (
+                // Loaded again once released: "held" no longer applies.
+                <RunItemChanges key={String(released)} runId={result.runId} />
+              )}
               <Grid columns="3" gap="3">
                 <Count label="Processed" value={result.processedCount} />
                 <Count label="Active" value={result.activeCount} />

@@ -36,5 +36,17 @@ export const inventory: Feature = {
       access: INVENTORY_ACCESS,
       Page: lazy(() => import("./manual_process_page.tsx")),
     },
+    {
+      path: "/inventory-sources/:sourceId/items",
+      guard: "user",
+      access: INVENTORY_ACCESS,
+      Page: lazy(() => import("./items_page.tsx")),
+    },
+    {
+      path: "/inventory-sources/:sourceId/items/:item",
+      guard: "user",
+      access: INVENTORY_ACCESS,
+      Page: lazy(() => import("./item_page.tsx")),
+    },
   ],
 };

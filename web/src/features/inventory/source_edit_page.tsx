@@ -217,6 +217,13 @@ export default function SourceEditPage() {
           {sourceId === 0 ? EDIT_TEXTS.createTitle : EDIT_TEXTS.editTitle}
         </Heading>
         <Text as="p" color="gray">{EDIT_TEXTS.subtitle}</Text>
+        {sourceId !== 0 && (
+          <Box mt="2">
+            <Button asChild variant="soft" size="2">
+              <Link href={`/inventory-sources/${sourceId}/items`}>Items</Link>
+            </Button>
+          </Box>
+        )}
       </Flex>
       {loadErrors.length > 0 && (
         <Flex direction="column" gap="2" mb="4">

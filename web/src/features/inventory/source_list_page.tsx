@@ -87,6 +87,9 @@ function ActionsMenu(
       >
         Manually Process File
       </DropdownMenu.Item>
+      <DropdownMenu.Item onSelect={() => navigate(`/inventory-sources/${source.id}/items`)}>
+        Items
+      </DropdownMenu.Item>
     </RowActionsMenu>
   );
 }
