@@ -1,3 +1,4 @@
+import { RunItemChanges } from "../inventory/run_item_changes.tsx";
 import {
   Badge,
   Box,
@@ -268,13 +269,11 @@ export default function RunPage() {
                 </section>
               </Card>
             )}
-            {
-              /*
-            TODO(inventory item view): a per-item "What this run changed" section of an
-            inventory run (run.area === "inventory") goes here, between the release preview and
-            the row errors. It is being built separately; this is its place on the run page.
-          */
-            }
+            {run.area === "inventory" && (
+              <Card>
+                <RunItemChanges runId={run.id} />
+              </Card>
+            )}
             <RowErrors run={run} />
             <Card asChild>
               <section aria-labelledby="run-log">
