@@ -50,6 +50,13 @@ export interface ImportOutcome {
   rowErrors: RowError[];
   /** Human-readable lines, in order. */
   log: string[];
+  /**
+   * Work that belongs to the run but not to its transaction (a large derived table): run after
+   * the outcome commits, in short background transactions of its own, so one run does not hold
+   * PGlite's only connection for its whole length. A failure is logged, not the run's: the next
+   * run of the source rewrites what it writes.
+   */
+  afterCommit?: (db: Db) => Promise<void>;
 }
 
 /** The file handed to a feed. */

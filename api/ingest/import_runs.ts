@@ -6,6 +6,7 @@
 import type { Db } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
 import { enqueueJob } from "../jobs/queue.ts";
+import { logError } from "../http/log_error.ts";
 import type { JobHandler } from "../jobs/handlers.ts";
 import {
   feedByName,
@@ -122,7 +123,8 @@ export async function processRun(deps: Deps, runId: number): Promise<ImportRun["
     if (head?.status === "queued" && feedByName(head.feed).prepare) {
       return await processBatched(deps, runId);
     }
-    return await deps.db.transaction(async (tx) => {
+    let afterCommit: ImportOutcome["afterCommit"];
+    const status = await deps.db.transaction(async (tx) => {
       const [run] = await tx.query<QueuedRun>(
         `select r.id, r.feed, r.source_id as "sourceId", r.trigger, r.status,
            r.file_name as "fileName", r.received_at as "receivedAt", f.bytes, r.log, r.warnings
@@ -145,8 +147,15 @@ export async function processRun(deps: Deps, runId: number): Promise<ImportRun["
         })
       );
       await writeOutcome(tx, runId, run.log, outcome);
+      afterCommit = outcome.afterCommit;
       return outcome.status;
     });
+    if (afterCommit) {
+      await afterCommit(deps.db).catch((error) =>
+        logError(`Run ${runId}'s after-commit work`, error)
+      );
+    }
+    return status;
   } catch (error) {
     if (isInfrastructureError(error)) throw error;
     await failRun(deps.db, runId, errorText(error));

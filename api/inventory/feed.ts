@@ -156,7 +156,6 @@ async function process(tx: Db, deps: Deps, file: ImportFile): Promise<ImportOutc
       outcome.held ? "held" : "pending",
     ],
   );
-  await storeRunItems(tx, source.id, file.runId, now, outcome);
   await enqueueJob(tx, {
     kind: DELIVER_JOB,
     payload: { runId: file.runId },
@@ -168,6 +167,9 @@ async function process(tx: Db, deps: Deps, file: ImportFile): Promise<ImportOutc
     counts,
     rowErrors: outcome.rowErrors,
     log: outcome.result.processingLogs,
+    // The item view's table (items.ts): up to a catalogue's worth of rows, written after the
+    // run commits in background batches (docs/inventory.md, "Cost of storing a run's items").
+    afterCommit: (db) => storeRunItems(db, source.id, file.runId, now, outcome),
   };
 }
 

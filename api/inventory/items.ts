@@ -30,13 +30,18 @@ const MAX_ITEM_CHARS = 4000;
 /** Points of the item page's chart (the latest). */
 const HISTORY_POINTS = 400;
 
+/** Items written per transaction: a short turn on PGlite's one connection. */
+const ITEM_BATCH = 1000;
+
 /**
- * Stores a processed run's items and changes (inside the run's transaction): every catalogue
+ * Stores a processed run's items and changes after the run has committed: every catalogue
  * item's quantity, rule, reason and raw row, the run's flips with their reasons, and the
- * supplier file's headers. Items that left the catalogue are removed.
+ * supplier file's headers; items that left the catalogue are removed. Each batch of
+ * `ITEM_BATCH` items is its own background transaction, so other users' statements go between
+ * them (docs/inventory.md, "Cost of storing a run's items"); the last one writes the changes.
  */
 export async function storeRunItems(
-  tx: Db,
+  db: Db,
   sourceId: number,
   runId: number,
   receivedAt: Date,
@@ -45,11 +50,34 @@ export async function storeRunItems(
   const keys = outcome.snapshotRun?.itemNumbers ?? [];
   const items = outcome.items;
   const flipped = new Set(outcome.flips.map((f) => f.itemNumber));
-  const kept: number[] = [];
+  const all: number[] = [];
   for (let i = 0; i < items.length; i++) {
-    if (items[i].itemNumber.length <= MAX_ITEM_CHARS) kept.push(i);
+    if (items[i].itemNumber.length <= MAX_ITEM_CHARS) all.push(i);
   }
   const at = receivedAt.toISOString();
+  for (let start = 0; start < all.length; start += ITEM_BATCH) {
+    const kept = all.slice(start, start + ITEM_BATCH);
+    await db.transaction((tx) => upsertItems(tx, sourceId, runId, at, kept, keys, items, flipped), {
+      background: true,
+    });
+  }
+  await db.transaction(
+    (tx) => finishRunItems(tx, sourceId, runId, outcome, all, items),
+    { background: true },
+  );
+}
+
+/** Upserts the items at indexes `kept` (one batch of {@link storeRunItems}). */
+async function upsertItems(
+  tx: Db,
+  sourceId: number,
+  runId: number,
+  at: string,
+  kept: number[],
+  keys: readonly string[],
+  items: InventoryOutcome["items"],
+  flipped: Set<string>,
+): Promise<void> {
   await tx.query(
     `insert into inventory_items (inventory_source_id, item_number, item_key, position, quantity,
        status, delivered_status, decided_by, reason, row_number, raw_row, last_run_id,
@@ -96,6 +124,17 @@ export async function storeRunItems(
       kept.map((i) => (flipped.has(items[i].itemNumber) ? 1 : 0)),
     ],
   );
+}
+
+/** The last step of {@link storeRunItems}: departed items, the run's changes, its headers. */
+async function finishRunItems(
+  tx: Db,
+  sourceId: number,
+  runId: number,
+  outcome: Pick<InventoryOutcome, "flips" | "supplierHeaders">,
+  kept: number[],
+  items: InventoryOutcome["items"],
+): Promise<void> {
   // Items that left the catalogue: only looked for when there are more rows than items.
   const [{ n }] = await tx.query<{ n: number }>(
     "select count(*)::int as n from inventory_items where inventory_source_id = $1",
