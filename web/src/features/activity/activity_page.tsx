@@ -1,15 +1,5 @@
-import {
-  Badge,
-  Button,
-  Card,
-  Container,
-  Flex,
-  Grid,
-  Heading,
-  Select,
-  Text,
-} from "@radix-ui/themes";
-import { useId, useState } from "react";
+import { Badge, Button, Card, Container, Flex, Grid, Heading, Text } from "@radix-ui/themes";
+import { useState } from "react";
 import { Link } from "wouter";
 import {
   ACTIVITY_ACTIONS,
@@ -28,11 +18,11 @@ import { ListViewToggle, useListView } from "../../components/list_view.tsx";
 import { loggedLoader } from "../../components/logged_loader.ts";
 import { Pager } from "../../components/pager.tsx";
 import { TextField } from "../../components/text_field.tsx";
+import { ALL, SelectFilter } from "../../components/select_filter.tsx";
 import { useResource } from "../../components/use_resource.ts";
 import { messageOr } from "../../api/call.ts";
 import { type ActivityQuery, fetchActivity } from "./api.ts";
 
-const ALL = "all";
 /** Below this width the entries are cards (docs/activity.md, "Web page"). */
 const TABLE_MIN_WIDTH = 768;
 
@@ -138,31 +128,6 @@ function EntryCards({ entries }: { entries: readonly ActivityEntry[] }) {
         </Card>
       ))}
     </Grid>
-  );
-}
-
-interface SelectFilterProps {
-  label: string;
-  value: string;
-  onChange(value: string): void;
-  options: readonly { value: string; label: string }[];
-}
-
-function SelectFilter({ label, value, onChange, options }: SelectFilterProps) {
-  const id = useId();
-  return (
-    <Flex direction="column" gap="1">
-      <Text as="label" htmlFor={id} size="2" weight="medium">{label}</Text>
-      <Select.Root value={value} onValueChange={onChange}>
-        <Select.Trigger id={id} />
-        <Select.Content>
-          <Select.Item value={ALL}>All</Select.Item>
-          {options.map((option) => (
-            <Select.Item key={option.value} value={option.value}>{option.label}</Select.Item>
-          ))}
-        </Select.Content>
-      </Select.Root>
-    </Flex>
   );
 }
 

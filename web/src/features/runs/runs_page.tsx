@@ -1,16 +1,6 @@
-import {
-  Badge,
-  Button,
-  Card,
-  Container,
-  Flex,
-  Grid,
-  Heading,
-  Select,
-  Text,
-} from "@radix-ui/themes";
+import { Badge, Button, Card, Container, Flex, Grid, Heading, Text } from "@radix-ui/themes";
 import { useAtomValue } from "jotai";
-import { useId } from "react";
+
 import { Link, useSearchParams } from "wouter";
 import {
   RUN_AREA_KEYS,
@@ -25,6 +15,7 @@ import { ErrorAlert } from "../../components/error_alert.tsx";
 import { longDateTime } from "../../components/format_date.ts";
 import { ListViewToggle, useListView } from "../../components/list_view.tsx";
 import { TextField } from "../../components/text_field.tsx";
+import { ALL, SelectFilter } from "../../components/select_filter.tsx";
 import { useResource } from "../../components/use_resource.ts";
 import { TABLET_MIN_WIDTH } from "../../components/use_min_width.ts";
 import { messageOr } from "../../api/call.ts";
@@ -32,7 +23,6 @@ import { currentUserAtom, permissionsOf } from "../../state/session.ts";
 import { fetchRuns, fetchRunSources } from "./api.ts";
 import { areaLabel, areasFor, sourceHref, STATE_COLOR, stateLabel } from "./run_labels.ts";
 
-const ALL = "all";
 export const NO_RUNS = "No runs match these filters.";
 
 /** The filters as the address carries them (`/runs?area=inventory&sourceId=12&state=failed`). */
@@ -109,31 +99,6 @@ function RunCards({ runs }: { runs: readonly RunListItem[] }) {
         </Card>
       ))}
     </Grid>
-  );
-}
-
-interface SelectFilterProps {
-  label: string;
-  value: string;
-  onChange(value: string): void;
-  options: readonly { value: string; label: string }[];
-}
-
-function SelectFilter({ label, value, onChange, options }: SelectFilterProps) {
-  const id = useId();
-  return (
-    <Flex direction="column" gap="1">
-      <Text as="label" htmlFor={id} size="2" weight="medium">{label}</Text>
-      <Select.Root value={value} onValueChange={onChange}>
-        <Select.Trigger id={id} />
-        <Select.Content>
-          <Select.Item value={ALL}>All</Select.Item>
-          {options.map((option) => (
-            <Select.Item key={option.value} value={option.value}>{option.label}</Select.Item>
-          ))}
-        </Select.Content>
-      </Select.Root>
-    </Flex>
   );
 }
 
