@@ -164,3 +164,49 @@ Deno.test("inventory items: list, filters, one item, run changes, held run", asy
     await server.close();
   }
 });
+
+Deno.test("inventory items: a catalogue larger than one write batch is stored whole, and shrinks", async () => {
+  const server = await startTestServer();
+  try {
+    const admin = testClient(server.url);
+    await admin.login("admin", ADMIN_PASSWORD);
+    await server.db.query(`update users set inventory_user = true where username = 'admin'`);
+    const mailbox = await saveMailbox(admin);
+    const numbers = Array.from({ length: 2_500 }, (_, i) => `B${String(i + 1).padStart(4, "0")}`);
+    const save = async (catalogue: string[], id = 0) => {
+      const saved = await admin.post(
+        "/api/inventory-sources/inventory/save",
+        sourcePayload(mailbox, {
+          id,
+          fileData: { userActivatedItemNumbers: catalogue.join("\n") },
+        }),
+      );
+      assert.equal(saved.status, 200, JSON.stringify(saved.body));
+      return (saved.body as { id: number }).id;
+    };
+    const id = await save(numbers);
+    const fields = { sourceId: String(id), sendEmailNotification: "false", submitViaSftp: "false" };
+    const run = async (rows: [string, number][]) => {
+      const res = await upload(admin, server.url, "/api/inventory-sources/manually-process", {
+        name: "s.csv",
+        bytes: stockCsv(rows),
+      }, fields);
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+    };
+    const base = `/api/inventory-sources/inventory/${id}/items`;
+    const list = async (query = "") => (await admin.get(`${base}${query}`)).body as ItemListPage;
+
+    await run(numbers.map((n) => [n, 5]));
+    assert.equal((await list()).total, 2_500);
+    const last = (await admin.get(`${base}/B2500`)).body as ItemDetail;
+    assert.equal(last.item.quantity, 5);
+
+    // The catalogue shrinks to 1,200 items: the others leave the item list.
+    await save(numbers.slice(0, 1_200), id);
+    await run(numbers.slice(0, 1_200).map((n) => [n, 5]));
+    assert.equal((await list()).total, 1_200);
+    assert.equal((await admin.get(`${base}/B2500`)).status, 404);
+  } finally {
+    await server.close();
+  }
+});
