@@ -4,7 +4,7 @@
  * only words their outcome.
  */
 import { STATUS_ACTIVE } from "../contract/inventory.ts";
-import type { ItemOutcome } from "./process.ts";
+import type { ItemOutcome } from "./item_outcome.ts";
 import { statusLists, statusVerdict } from "./rules.ts";
 
 const fmt = (n: number) => Number.isInteger(n) ? n.toLocaleString("en-US") : n.toFixed(2);

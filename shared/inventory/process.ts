@@ -25,7 +25,6 @@ import {
   DEFAULT_GUARD_THRESHOLD,
   failedResult,
   type InventorySource,
-  type ItemStatus,
   type ManualProcessResult,
   type Modification,
   STATUS_ACTIVE,
@@ -59,8 +58,9 @@ import { appendRowsToXlsx } from "./xlsx_append.ts";
 import { explainItem } from "./explain.ts";
 import { keptRow, supplierColumns, tallySupplierFile } from "./tally.ts";
 import type { InventoryFile } from "./inventory_file.ts";
+import type { ItemOutcome } from "./item_outcome.ts";
 
-export type { InventoryFile };
+export type { InventoryFile, ItemOutcome };
 
 /** Everything a run needs; only `source`, `supplierFile` and `now` are required. */
 export interface ProcessInventoryInput {
@@ -96,22 +96,6 @@ export interface ProcessInventoryInput {
   keepRows?: boolean;
   /** Called at each step (for a progress display). */
   onProgress?: (step: string) => void;
-}
-
-/** What became of one catalogue item. */
-export interface ItemOutcome {
-  itemNumber: string;
-  status: ItemStatus;
-  /** Summed quantity of its rows; null when missing or unreadable. */
-  quantity: number | null;
-  found: boolean;
-  /** Why: "quantity", "status", "missing", "no quantity", "prediction". */
-  decidedBy: "quantity" | "status" | "missing" | "no quantity" | "prediction";
-  /** With `keepRows`: the item's last row of the supplier file (bounded), and its file row. */
-  row?: string[];
-  rowNumber?: number;
-  /** With `keepRows`: the rule that decided it, in words (explain.ts). */
-  reason?: string;
 }
 
 /** Counts of a run, for logs, import runs and the CLI. */

@@ -152,7 +152,9 @@ Deno.test("order files by e-mail reach the order list", async (t) => {
 
     await t.step("the home page counts the imported orders per source", async () => {
       const { context, page } = await loggedInPage(browser, server.url, "olive", "olive-password");
-      const row = page.locator("tr", { hasText: "Acme Supply (CSV)" });
+      // The 24-hour table (the dashboard above it names the source too).
+      const row = page.getByRole("table", { name: "Stats for the past 24 hours" })
+        .locator("tr", { hasText: "Acme Supply (CSV)" });
       await row.waitFor();
       const cells = await row.locator("td, th").allInnerTexts();
       assert.deepEqual(cells.map((c) => c.trim()), ["Acme Supply (CSV)", "4", "0"]);
