@@ -59,6 +59,7 @@ import { explainItem } from "./explain.ts";
 import { keptRow, supplierColumns, tallySupplierFile } from "./tally.ts";
 import type { InventoryFile } from "./inventory_file.ts";
 import type { ItemOutcome } from "./item_outcome.ts";
+import { countText } from "../count_text.ts";
 
 export type { InventoryFile, ItemOutcome };
 
@@ -169,8 +170,6 @@ const EMPTY_COUNTS: InventoryCounts = {
 };
 
 const n = (value: number) => value.toLocaleString("en-US");
-const plural = (count: number, one: string, many = one + "s") =>
-  `${n(count)} ${count === 1 ? one : many}`;
 
 /** The extension of a file name, lower-cased, without the dot ("" when none). */
 export function extensionOf(name: string): string {
@@ -454,7 +453,7 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
       `Prediction on: ${settings.lookbackDays}-day lookback, at least ${settings.minDataPoints} data points, typical update interval ${
         Number.isInteger(intervalDays) ? intervalDays : intervalDays.toFixed(2)
       } day${intervalDays === 1 ? "" : "s"} (median gap between recent runs), ${
-        plural(history.runTimes.size, "earlier run")
+        countText(history.runTimes.size, "earlier run")
       } in the window.`,
     );
   }
@@ -486,7 +485,7 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
   logs.push(
     `Read "${supplierFile.name}": ${table.format.toUpperCase()}${
       table.sheet ? `, sheet "${table.sheet}"` : ""
-    }, ${plural(totalRows, "data row")}${
+    }, ${countText(totalRows, "data row")}${
       table.headerRow ? `, header in row ${table.headerRow}` : ", no header row"
     }.`,
   );
@@ -597,7 +596,7 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
   counts.rowErrors = rowErrors.length;
 
   logs.push(
-    `Catalogue: ${plural(size, "user-activated item")}; ${
+    `Catalogue: ${countText(size, "user-activated item")}; ${
       n(size - counts.missing)
     } found in the file, ${n(counts.missing)} missing (written Inactive).`,
   );
@@ -612,31 +611,33 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
   }
   if (counts.rowsNotInCatalogue > 0) {
     logs.push(
-      `${plural(counts.rowsNotInCatalogue, "row")} for items not in the catalogue ignored.`,
+      `${countText(counts.rowsNotInCatalogue, "row")} for items not in the catalogue ignored.`,
     );
   }
   if (counts.rowsWithoutItem > 0) {
-    logs.push(`${plural(counts.rowsWithoutItem, "row")} without an item number skipped.`);
+    logs.push(`${countText(counts.rowsWithoutItem, "row")} without an item number skipped.`);
   }
   if (counts.duplicateItems > 0) {
     logs.push(
       `${
-        plural(counts.duplicateItems, "item")
+        countText(counts.duplicateItems, "item")
       } on more than one row: their quantities were summed.`,
     );
   }
   if (rowErrors.length > 0) {
     logs.push(
-      `${plural(rowErrors.length, "row error")} (listed in errors); the other rows were processed.`,
+      `${
+        countText(rowErrors.length, "row error")
+      } (listed in errors); the other rows were processed.`,
     );
   }
   if (statusCol !== null) {
     logs.push(
-      `Status supersedes quantity: ${plural(counts.decidedByStatus, "item")} decided by status.`,
+      `Status supersedes quantity: ${countText(counts.decidedByStatus, "item")} decided by status.`,
     );
   }
   if (history) {
-    logs.push(`Prediction made ${plural(counts.predictedInactive, "item")} Inactive.`);
+    logs.push(`Prediction made ${countText(counts.predictedInactive, "item")} Inactive.`);
     logs.push(...predictionLogged);
     if (counts.predictedInactive > predictionLogged.length) {
       logs.push(
@@ -645,7 +646,9 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
     }
   }
   logs.push(
-    `Result: ${plural(size, "item")}, ${n(counts.active)} Active, ${n(counts.inactive)} Inactive.`,
+    `Result: ${countText(size, "item")}, ${n(counts.active)} Active, ${
+      n(counts.inactive)
+    } Inactive.`,
   );
 
   // 6. The guard against the last delivered run.
@@ -654,7 +657,7 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
   if (verdict.compared) {
     const pct = (x: number) => `${Math.round(x * 1000) / 10} %`;
     logs.push(
-      `Against the last delivered run: ${plural(verdict.flips.length, "item")} change status (${
+      `Against the last delivered run: ${countText(verdict.flips.length, "item")} change status (${
         n(verdict.turnedInactive)
       } to Inactive, ${n(verdict.turnedActive)} to Active); ${n(verdict.turnedInactive)} of ${
         n(verdict.previouslyActive)
@@ -687,7 +690,7 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
   const rowsWritten = items.length;
   const fileName = sample.name || `inventory.${filled.format}`;
   logs.push(
-    `Wrote "${fileName}" (${filled.format.toUpperCase()}, ${plural(rowsWritten, "row")}${
+    `Wrote "${fileName}" (${filled.format.toUpperCase()}, ${countText(rowsWritten, "row")}${
       fd.fileHasHeader
         ? `, header row ${fd.headerRowIndex || "as in the sample"}`
         : ", no header row"
@@ -702,7 +705,7 @@ export async function processInventory(input: ProcessInventoryInput): Promise<In
   const processedRows = totalRows - counts.rowsWithoutItem - skippedForQuantity;
   const result: ManualProcessResult = {
     success: true,
-    message: `Processed ${plural(size, "item")}: ${n(counts.active)} Active, ${
+    message: `Processed ${countText(size, "item")}: ${n(counts.active)} Active, ${
       n(counts.inactive)
     } Inactive${counts.missing ? ` (${n(counts.missing)} missing from the file)` : ""}${
       verdict.held ? ". Held by the guard: not delivered until released" : ""

@@ -8,10 +8,9 @@ import { messageOr } from "../../api/call.ts";
 import { ErrorAlert } from "../../components/error_alert.tsx";
 import { fetchRunSeries } from "./api.ts";
 import { runsHref } from "./run_labels.ts";
+import { countText } from "../../../../shared/count_text.ts";
 
 const n = (value: number) => value.toLocaleString("en-US");
-const plural = (value: number, one: string, many: string) =>
-  `${n(value)} ${value === 1 ? one : many}`;
 
 /** "Nov 24" for "2026-11-24" (UTC days, as the series counts them). */
 function dayLabel(day: string): string {
@@ -53,14 +52,16 @@ export function summaries(series: RunSeries, noun: [string, string] = ["run", "r
   return {
     runs: runs === 0
       ? `${span}: no ${noun[1]}.`
-      : `${span}: ${plural(runs, ...noun)} — ${n(sum(days, "succeeded"))} succeeded, ${
+      : `${span}: ${countText(runs, ...noun)} — ${n(sum(days, "succeeded"))} succeeded, ${
         n(sum(days, "rowErrors"))
       } with row errors, ${n(sum(days, "failed"))} failed, ${n(sum(days, "held"))} held.`,
-    rows: `${span}: ${plural(sum(days, "rows"), "row", "rows")} processed${busiest(days, "rows")}.`,
-    orders: `${span}: ${plural(sum(days, "newOrders"), "new order", "new orders")} and ${
-      plural(sum(days, "updatedOrders"), "order updated", "orders updated")
+    rows: `${span}: ${countText(sum(days, "rows"), "row", "rows")} processed${
+      busiest(days, "rows")
+    }.`,
+    orders: `${span}: ${countText(sum(days, "newOrders"), "new order", "new orders")} and ${
+      countText(sum(days, "updatedOrders"), "order updated", "orders updated")
     }${busiest(days, "newOrders")}.`,
-    emails: `${span}: ${plural(sum(days, "emailsSent"), "e-mail", "e-mails")} sent to vendors${
+    emails: `${span}: ${countText(sum(days, "emailsSent"), "e-mail", "e-mails")} sent to vendors${
       busiest(days, "emailsSent")
     }.`,
   };
