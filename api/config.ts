@@ -90,7 +90,7 @@ const schema = z.object({
   /** The time one file may take to read or process before its run fails (docs/architecture.md). */
   FILE_WORK_SECONDS: z.coerce.number().min(0.01).max(86400).default(120),
   /** Order rows written per transaction of an import (docs/architecture.md, "Batched imports"). */
-  IMPORT_BATCH_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(200),
+  IMPORT_BATCH_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(100),
   /** `deno task worker` serves /health and /ready on this port (for container health checks). */
   WORKER_HEALTH_PORT: port.optional(),
 });

@@ -48,6 +48,11 @@ async function handle(message: Request): Promise<Record<string, unknown>> {
       },
       serializers: { [pgliteTypes.BYTEA]: bytesToHex },
     });
+    // Two settings keep any one statement short (docs/architecture.md, "The embedded database"):
+    // a new 16 MB WAL segment was written full of zeros by the commit that needed it, holding
+    // the connection 0.2–0.26 s every few thousand imported orders; and the trigram indexes'
+    // pending lists were merged 4 MB at a time (50–70 ms in one insert) instead of 512 kB.
+    await pg.exec("set wal_init_zero = off; set gin_pending_list_limit = '512kB'");
     return {};
   }
   if (!pg) throw new Error("The embedded database is not open.");

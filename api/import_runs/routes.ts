@@ -11,7 +11,7 @@ import { requireUser } from "../auth/guards.ts";
 import { badRequest, forbidden, notFound } from "../http/errors.ts";
 import { body, idParam } from "../http/validate.ts";
 import { boundedString, dbId, MAX_LENGTH } from "../../shared/contract/fields.ts";
-import { getRun, listRuns, rerunImport } from "../ingest/import_runs.ts";
+import { getRun, listRuns, rerunImport, runFile } from "../ingest/import_runs.ts";
 import { feedReader, registeredFeeds } from "../ingest/feeds.ts";
 
 /** Who may see the runs of each feed (docs/design.md section 8): its feature's flag; else Admin only. */
@@ -53,13 +53,10 @@ export const importRunRoutes = new Hono<AppEnv>()
   })
   .get("/:id/file", body("param", idParam), async (c) => {
     const run = await runForUser(c, c.req.valid("param").id);
-    const [file] = await c.var.deps.db.query<{ bytes: Uint8Array }>(
-      `select f.bytes from import_runs r join import_files f on f.id = r.file_id where r.id = $1`,
-      [run.id],
-    );
+    const file = await runFile(c.var.deps.db, run.id);
     if (!file) throw notFound(`The file of import run ${run.id}`);
     const name = run.fileName.replace(/[^\w.\- ]/g, "_") || `import-run-${run.id}`;
-    return c.body(new Uint8Array(file.bytes), 200, {
+    return c.body(file, 200, {
       "content-type": "application/octet-stream",
       "content-disposition": `attachment; filename="${name}"`,
     });

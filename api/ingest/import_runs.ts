@@ -15,7 +15,7 @@ import {
   type RowError,
   type RunTrigger,
 } from "./feeds.ts";
-import { sha256Hex } from "../../shared/sha256.ts";
+import { readImportFile, storeImportFile } from "./import_files.ts";
 import type { ImportRunDetails, ImportRunSummary } from "../../shared/contract/email_sources.ts";
 
 /** The job kind that processes one queued run. */
@@ -43,16 +43,13 @@ export interface NewRun {
 export type ImportRun = ImportRunSummary;
 export type { ImportRunDetails };
 
-/** Stores bytes once per content and returns the file's id. */
-export async function storeImportFile(tx: Db, bytes: Uint8Array): Promise<number> {
-  const sha = await sha256Hex(bytes);
-  const [row] = await tx.query<{ id: number }>(
-    `insert into import_files (sha256, size, bytes) values ($1, $2, $3)
-     on conflict (sha256) do update set sha256 = excluded.sha256
-     returning id`,
-    [sha, bytes.length, bytes],
+/** The stored file of run `runId` (null: the run has none, or it is not stored yet). */
+export async function runFile(db: Db, runId: number): Promise<Uint8Array<ArrayBuffer> | null> {
+  const [run] = await db.query<{ fileId: number | null }>(
+    `select file_id as "fileId" from import_runs where id = $1`,
+    [runId],
   );
-  return row.id;
+  return run?.fileId ? await readImportFile(db, run.fileId) : null;
 }
 
 /**
@@ -102,7 +99,6 @@ interface QueuedRun {
   status: string;
   fileName: string;
   receivedAt: Date | string;
-  bytes: Uint8Array | null;
   log: string[];
   warnings: string[];
 }
@@ -124,24 +120,26 @@ export async function processRun(deps: Deps, runId: number): Promise<ImportRun["
       return await processBatched(deps, runId);
     }
     let afterCommit: ImportOutcome["afterCommit"];
+    if (head && head.status !== "queued") return head.status as ImportRun["status"];
+    // Read before the transaction, part by part (a stored file never changes).
+    const bytes = await runFile(deps.db, runId);
     const status = await deps.db.transaction(async (tx) => {
       const [run] = await tx.query<QueuedRun>(
         `select r.id, r.feed, r.source_id as "sourceId", r.trigger, r.status,
-           r.file_name as "fileName", r.received_at as "receivedAt", f.bytes, r.log, r.warnings
-           from import_runs r left join import_files f on f.id = r.file_id
-          where r.id = $1 for update of r`,
+           r.file_name as "fileName", r.received_at as "receivedAt", r.log, r.warnings
+           from import_runs r where r.id = $1 for update of r`,
         [runId],
       );
       if (!run) throw new Error(`Import run ${runId} does not exist.`);
       if (run.status !== "queued") return run.status as ImportRun["status"];
       await tx.query("update import_runs set attempts = attempts + 1 where id = $1", [runId]);
-      if (!run.bytes) throw new Error("The run's file is missing.");
+      if (!bytes) throw new Error("The run's file is missing.");
       const outcome: ImportOutcome = await tx.transaction((inner) =>
         feedByName(run.feed).process(inner, deps, {
           runId,
           sourceId: run.sourceId,
           fileName: run.fileName,
-          bytes: new Uint8Array(run.bytes!),
+          bytes,
           trigger: run.trigger,
           receivedAt: new Date(run.receivedAt),
         })
@@ -183,18 +181,19 @@ interface Ledger {
 async function processBatched(deps: Deps, runId: number): Promise<ImportRun["status"]> {
   const [run] = await deps.db.query<QueuedRun & { batchesDone: number }>(
     `select r.id, r.feed, r.source_id as "sourceId", r.trigger, r.status,
-       r.file_name as "fileName", r.received_at as "receivedAt", f.bytes, r.log, r.warnings,
+       r.file_name as "fileName", r.received_at as "receivedAt", r.log, r.warnings,
        r.batches_done as "batchesDone"
-       from import_runs r left join import_files f on f.id = r.file_id where r.id = $1`,
+       from import_runs r where r.id = $1`,
     [runId],
   );
-  if (!run.bytes) throw new Error("The run's file is missing.");
+  const bytes = await runFile(deps.db, runId);
+  if (!bytes) throw new Error("The run's file is missing.");
   const feed = feedByName(run.feed);
   const prepared = await feed.prepare!(deps.db, deps, {
     runId,
     sourceId: run.sourceId,
     fileName: run.fileName,
-    bytes: new Uint8Array(run.bytes),
+    bytes,
     trigger: run.trigger,
     receivedAt: new Date(run.receivedAt),
   });
@@ -311,6 +310,7 @@ export async function failRun(db: Db, runId: number, reason: string): Promise<vo
  * ```
  */
 export async function runImport(deps: Deps, run: NewRun): Promise<ImportRunDetails> {
+  if (run.bytes) await storeImportFile(deps.db, run.bytes);
   const runId = await deps.db.transaction((tx) => createRun(tx, run));
   await processRun(deps, runId);
   // The job enqueued with the run finds it done and finishes without work.
@@ -323,21 +323,19 @@ export async function rerunImport(
   runId: number,
   startedBy?: number,
 ): Promise<ImportRunDetails> {
-  const [old] = await deps.db.query<
-    { feed: FeedName; sourceId: number; fileName: string; bytes: Uint8Array | null }
-  >(
-    `select r.feed, r.source_id as "sourceId", r.file_name as "fileName", f.bytes
-       from import_runs r left join import_files f on f.id = r.file_id where r.id = $1`,
+  const [old] = await deps.db.query<{ feed: FeedName; sourceId: number; fileName: string }>(
+    `select feed, source_id as "sourceId", file_name as "fileName" from import_runs where id = $1`,
     [runId],
   );
   if (!old) throw new Error(`Import run ${runId} does not exist.`);
-  if (!old.bytes) throw new Error(`Import run ${runId} has no stored file to run again.`);
+  const bytes = await runFile(deps.db, runId);
+  if (!bytes) throw new Error(`Import run ${runId} has no stored file to run again.`);
   return await runImport(deps, {
     feed: old.feed,
     sourceId: old.sourceId,
     trigger: "rerun",
     fileName: old.fileName,
-    bytes: new Uint8Array(old.bytes),
+    bytes,
     rerunOf: runId,
     startedBy,
     log: [`Re-run of import run ${runId}.`],

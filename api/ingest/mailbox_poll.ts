@@ -15,6 +15,7 @@ import { INBOX, loadMailAccount, type MailAccount, pollableSourceIds } from "../
 import { type FeedName, type MailRule, registeredFeeds } from "./feeds.ts";
 import { connectImap } from "./imap_connect.ts";
 import { createRun, IMPORT_RUN_JOB } from "./import_runs.ts";
+import { storeImportFile } from "./import_files.ts";
 import { sha256Hex } from "../../shared/sha256.ts";
 import {
   acquireMailboxLease,
@@ -274,6 +275,16 @@ async function claimMessage(
       }
     }
   }
+  const ruleRuns = wanted.map(({ feed, rule }) => ({
+    feed,
+    rule,
+    run: rule.wholeMessage && parsed && raw
+      ? wholeMessageRun(rule, parsed, raw)
+      : runForRule(rule, parsed, problem, config.MAX_SOURCE_FILE_BYTES),
+  }));
+  // Stored first, part by part, so that the claim's transaction only links them (a file stored
+  // for a message another worker claims first is the same content, stored once).
+  for (const { run } of ruleRuns) if (run.bytes) await storeImportFile(db, run.bytes);
   const claimed = await db.transaction(async (tx) => {
     const [row] = await tx.query<{ id: number }>(
       `insert into mail_messages (email_source_id, mailbox, uidvalidity, uid, message_key,
@@ -296,11 +307,9 @@ async function claimMessage(
     await advancePosition(tx, account.id, INBOX, uidvalidity, message.uid);
     if (!row) return null;
     let runs = 0;
-    for (const { feed, rule } of wanted) {
+    for (const { feed, rule, run } of ruleRuns) {
       await createRun(tx, {
-        ...(rule.wholeMessage && parsed && raw
-          ? wholeMessageRun(rule, parsed, raw)
-          : runForRule(rule, parsed, problem, config.MAX_SOURCE_FILE_BYTES)),
+        ...run,
         feed,
         sourceId: rule.sourceId,
         trigger: "mail",

@@ -24,6 +24,7 @@ import type {
 } from "../../shared/contract/url_feeds.ts";
 import { feedByName, type FeedName } from "./feeds.ts";
 import { createRun, processRun } from "./import_runs.ts";
+import { storeImportFile } from "./import_files.ts";
 import { fetchFeedUrl, UrlFetchError } from "./url_fetch.ts";
 
 /** Redirects followed before a look fails (each hop checked against the outbound policy). */
@@ -273,6 +274,7 @@ export async function checkUrlFeed(
   }
   const { bytes } = fetched;
   const sha = await sha256Hex(bytes);
+  await storeImportFile(deps.db, bytes);
   const taken = await deps.db.transaction(async (tx) => {
     const now = await loadRow(tx, feed, sourceId, true);
     // Removed, or pointed elsewhere, while this look ran: its file is not this feed's.

@@ -31,6 +31,7 @@ import {
 import { readUploadForm } from "../http/multipart.ts";
 import { body, idParam } from "../http/validate.ts";
 import { createRun, getRun, processRun } from "../ingest/import_runs.ts";
+import { storeImportFile } from "../ingest/import_files.ts";
 import { deliverRun, releaseRun } from "./delivery.ts";
 import { sftpWatch } from "./jobs.ts";
 import { engineHistory, guardThresholdOf, inventoryRecipients } from "./feed.ts";
@@ -189,6 +190,7 @@ export const inventoryRoutes = new Hono<AppEnv>()
       if (me?.email) to.add(me.email);
       emailTo = [...to].join(", ");
     }
+    await storeImportFile(deps.db, file.bytes);
     const runId = await deps.db.transaction(async (tx) => {
       const id = await createRun(tx, {
         feed: "inventory",

@@ -12,6 +12,7 @@ import type { Deps } from "../deps.ts";
 import { writeLog } from "../http/log.ts";
 import { OutboundRefused, resolveOutbound } from "../net/outbound.ts";
 import { createRun } from "../ingest/import_runs.ts";
+import { storeImportFile } from "../ingest/import_files.ts";
 import { sha256Hex } from "../../shared/sha256.ts";
 import { extensionOf } from "../../shared/inventory/mod.ts";
 import { type SftpSettings, sftpSettings } from "./queries.ts";
@@ -238,6 +239,7 @@ export async function pullInbox(deps: Deps, sourceId: number): Promise<PullResul
       // Stable across two looks: take it.
       const bytes = size > cap ? null : new Uint8Array(await client.get(path) as Buffer);
       const sha = bytes ? await sha256Hex(bytes) : "0".repeat(64);
+      if (bytes) await storeImportFile(deps.db, bytes);
       const runId = await deps.db.transaction(async (tx) => {
         const [row] = await tx.query<{ id: number }>(
           `insert into inventory_sftp_files (inventory_source_id, path, size, mtime, sha256)

@@ -6,7 +6,7 @@
  * Everything here runs inside the caller's transaction and touches no network.
  */
 import type { Db } from "../../db/client.ts";
-import { storeImportFile } from "../../ingest/import_runs.ts";
+import { readImportFile, storeImportFile } from "../../ingest/import_files.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 import { splitEmailList } from "../../../shared/contract/order_submission.ts";
 import {
@@ -419,13 +419,13 @@ async function planVendor(tx: Db, input: {
     date: string;
     body: string;
     fileName: string;
-    bytes: Uint8Array | null;
+    fileId: number | null;
   }>(
     `select i.import_run_id as "runId", i.incoming_headers as headers,
             i.original_subject as subject, i.original_from as from, i.original_to as to,
             i.original_date as date, i.original_body as body, i.original_file_name as "fileName",
-            f.bytes
-       from submission_inbound i left join import_files f on f.id = i.order_file_id
+            i.order_file_id as "fileId"
+       from submission_inbound i
       where i.import_run_id = any($1::bigint[]) order by i.received_at, i.import_run_id`,
     [runIds],
   );
@@ -465,12 +465,9 @@ async function planVendor(tx: Db, input: {
       text: original.body,
     });
     for (const e of inbound) {
-      if (e.bytes && e.fileName) {
-        attachments.push({
-          fileName: e.fileName,
-          contentType: "application/octet-stream",
-          bytes: new Uint8Array(e.bytes),
-        });
+      const bytes = e.fileId && e.fileName ? await readImportFile(tx, e.fileId) : null;
+      if (bytes) {
+        attachments.push({ fileName: e.fileName, contentType: "application/octet-stream", bytes });
       }
     }
   }
