@@ -199,6 +199,7 @@ async function processBatched(deps: Deps, runId: number): Promise<ImportRun["sta
   });
   const started = Date.now();
   let counted = false;
+  let afterCommit: ImportOutcome["afterCommit"];
   for (;;) {
     const step = await deps.db.transaction(async (tx): Promise<string> => {
       const [ledger] = await tx.query<Ledger>(
@@ -237,6 +238,7 @@ async function processBatched(deps: Deps, runId: number): Promise<ImportRun["sta
       }
       const outcome = await prepared.finish(tx, ledger.batchCounts);
       await writeOutcome(tx, runId, run.log, outcome);
+      afterCommit = outcome.afterCommit;
       return outcome.status;
     }, { background: true }).catch(async (error) => {
       if (isInfrastructureError(error)) throw error;
@@ -253,7 +255,12 @@ async function processBatched(deps: Deps, runId: number): Promise<ImportRun["sta
       return "failed";
     });
     if (step === "batch") continue;
-    if (step !== "wait") return step as ImportRun["status"];
+    if (step !== "wait") {
+      await afterCommit?.(deps.db).catch((error) =>
+        logError(`Run ${runId}'s after-commit work`, error)
+      );
+      return step as ImportRun["status"];
+    }
     if (Date.now() - started > SOURCE_WAIT_MS) {
       throw new RetryLaterError(
         "Another import of this source is still being written; trying again later.",

@@ -1,12 +1,19 @@
 /**
  * The inventory feed: which sources read which mailbox, and one supplier file through the
- * engine (shared/inventory) inside the import run's transaction. The generated file, the item
+ * engine (shared/inventory) before the short transaction that ends the import run. The generated file, the item
  * statuses and the guard's verdict are stored with the run; delivery (SFTP, e-mail) or the
  * hold alert follows after the commit, as a job (delivery.ts).
  */
 import type { Db } from "../db/client.ts";
 import type { Deps } from "../deps.ts";
-import type { DeliveryRule, Feed, ImportFile, ImportOutcome, MailRule } from "../ingest/feeds.ts";
+import type {
+  DeliveryRule,
+  Feed,
+  ImportFile,
+  ImportOutcome,
+  MailRule,
+  PreparedImport,
+} from "../ingest/feeds.ts";
 import { enqueueJob } from "../jobs/queue.ts";
 import { processInventoryOffThread } from "../ingest/file_work.ts";
 import { FEED_LIMITS, UPLOAD_LIMITS } from "../../shared/files/limits.ts";
@@ -82,14 +89,17 @@ export const guardThresholdOf = (deps: Deps, source: InventorySource) =>
   source.guardThreshold ?? deps.config.INVENTORY_GUARD_RATIO;
 
 /**
- * Processes one supplier file for `file.sourceId`. A refused file or configuration throws (the
- * run fails with the engine's message); otherwise the run succeeds, or is held by the guard.
+ * Runs the engine on one supplier file for `file.sourceId` outside any transaction (in the file
+ * workers; on the embedded database the one connection is free meanwhile), and gives the short
+ * transaction that stores its result (`finish`, with no batches before it). A refused file or
+ * configuration throws (the run fails with the engine's message, nothing written); otherwise
+ * the run succeeds, or is held by the guard.
  */
-async function process(tx: Db, deps: Deps, file: ImportFile): Promise<ImportOutcome> {
-  const source = await findInventorySource(tx, file.sourceId);
+async function prepare(db: Db, deps: Deps, file: ImportFile): Promise<PreparedImport> {
+  const source = await findInventorySource(db, file.sourceId);
   if (!source) throw new Error(`Inventory source ${file.sourceId} does not exist.`);
   const now = file.receivedAt;
-  const history = await engineHistory(tx, source, now);
+  const history = await engineHistory(db, source, now);
   const upload = file.trigger === "upload";
   // In the file workers, within FILE_WORK_SECONDS; the bytes move there (not used after).
   const outcome = await processInventoryOffThread(deps, {
@@ -107,7 +117,28 @@ async function process(tx: Db, deps: Deps, file: ImportFile): Promise<ImportOutc
     keepRows: true,
   }, true);
   if (outcome.refused || !outcome.output) throw new Error(outcome.result.message);
+  const output = outcome.output;
+  // Recipients are read now: the finishing transaction only writes.
+  const automatic = file.trigger !== "upload";
+  const recipients = automatic && deps.mailer.configured ? await inventoryRecipients(db) : [];
+  return {
+    batches: 0,
+    apply: () => Promise.reject(new Error("An inventory run has no batches.")),
+    finish: (tx) => storeOutcome(tx, file, source, { ...outcome, output }, recipients),
+  };
+}
 
+type EngineOutcome = Awaited<ReturnType<typeof processInventoryOffThread>>;
+
+/** Stores the engine's result with the run and enqueues its delivery, in the run's last transaction. */
+async function storeOutcome(
+  tx: Db,
+  file: ImportFile,
+  source: InventorySource,
+  outcome: EngineOutcome & { output: NonNullable<EngineOutcome["output"]> },
+  recipients: string[],
+): Promise<ImportOutcome> {
+  const now = file.receivedAt;
   if (outcome.snapshots.length) {
     const kept = outcome.snapshots.filter((s) => s.itemNumber.length <= 4000);
     await tx.query(
@@ -127,8 +158,7 @@ async function process(tx: Db, deps: Deps, file: ImportFile): Promise<ImportOutc
   // Delivery of runs from mail, SFTP and re-runs (docs/inventory.md): SFTP when the source has
   // a server, e-mail to the inventory recipients when system mail is set up. A manual upload
   // has already stored its choices in its inventory_runs row.
-  const automatic = !upload;
-  const recipients = automatic && deps.mailer.configured ? await inventoryRecipients(tx) : [];
+  const automatic = file.trigger !== "upload";
   const { fileData: _file, ...result } = outcome.result;
   const { flips: _flips, ...verdict } = outcome.guard;
   await tx.query(
@@ -178,7 +208,9 @@ export const inventoryFeed: Feed = {
   name: "inventory",
   mailRules,
   emailSourceUsers,
-  process,
+  prepare,
+  // Everything in one transaction (the engine's interface; the import-run engine uses `prepare`).
+  process: async (tx, deps, file) => await (await prepare(tx, deps, file)).finish(tx, {}),
   // Sources that may pull their file from a URL (docs/url_feeds.md): the active ones.
   deliveries: {
     url: (db) =>
