@@ -38,7 +38,8 @@ export async function storeImportFile(db: Db, bytes: Uint8Array): Promise<number
     await db.query(
       `insert into import_file_parts (file_id, part, bytes) values ($1, $2, $3)
        on conflict (file_id, part) do update set bytes = excluded.bytes`,
-      [file.id, part, bytes.subarray(start, start + FILE_PART_BYTES)],
+      // A copy of the part: a view would send the whole file's buffer to the database's worker.
+      [file.id, part, bytes.slice(start, start + FILE_PART_BYTES)],
     );
   }
   await db.query("update import_files set stored = true where id = $1", [file.id]);

@@ -25,7 +25,7 @@ import {
 import { mapColumns } from "./mapping.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 import { ANALYZE_ORDERS_JOB, needsAnalyze } from "./statistics_job.ts";
-import { type OrderRecord, readRecords } from "./rows.ts";
+import { type OrderRecord, readRecords, readRecordsInSlices } from "./rows.ts";
 import { type UpsertCounts, upsertOrders } from "./upsert.ts";
 
 /** The active sources reading mailbox `emailSourceId`. */
@@ -114,7 +114,9 @@ async function readOrderFile(db: Db, deps: Deps | null, file: ImportFile): Promi
   });
   log.push(...mapping.log);
   if (mapping.fatal) throw new Error(mapping.fatal);
-  const result = readRecords(table, mapping.columns, uniqueField, source.secondaryDelimiter);
+  const result = deps
+    ? await readRecordsInSlices(table, mapping.columns, uniqueField, source.secondaryDelimiter)
+    : readRecords(table, mapping.columns, uniqueField, source.secondaryDelimiter);
   return {
     rows: table.rows.length,
     records: result.records,
