@@ -79,11 +79,15 @@ async function probeUntil(
  * Seeds 2,000 orders, measures idle latencies, then imports `rows` new orders through
  * POST /api/order-tracking-sources/:id/import while probing.
  */
-export async function measureImportLoad(server: TestServer, rows: number): Promise<ImportLoad> {
+export async function measureImportLoad(
+  server: Pick<TestServer, "url">,
+  rows: number,
+  password = ADMIN_PASSWORD,
+): Promise<ImportLoad> {
   const admin = testClient(server.url);
-  await admin.login("admin", ADMIN_PASSWORD);
+  await admin.login("admin", password);
   const reader = testClient(server.url);
-  await reader.login("admin", ADMIN_PASSWORD);
+  await reader.login("admin", password);
   const sourceId = await createSource(admin, { uniqueColumn: "CustomerPoNumber" });
   const upload = (bytes: Uint8Array, name: string) => {
     const form = new FormData();

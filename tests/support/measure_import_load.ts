@@ -13,7 +13,7 @@ import type { Db } from "../../api/db/client.ts";
 import { migrate } from "../../api/db/migrate.ts";
 import { orderUpdateStats, orderUpdateStatsCounted } from "../../api/order_tracking/queries.ts";
 import { freshPostgresDatabase } from "./db.ts";
-import { startTestServer } from "./server.ts";
+import { startProcess } from "../../bench/app_process.ts";
 import { createSource } from "../../bench/order_tracking_bench.ts";
 import { type ImportLoad, measureImportLoad, quantile } from "./import_load.ts";
 
@@ -25,16 +25,29 @@ const PG_URL = Deno.env.get("BENCH_DATABASE_URL") ?? Deno.env.get("DATABASE_URL"
 const max = (values: number[]) => values.reduce((a, b) => Math.max(a, b), 0);
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
-/** The import measurement on PGlite (the embedded default), or on PostgreSQL with `url`. */
+/**
+ * The import measurement on PGlite (the embedded default), or on PostgreSQL with `url`: the app
+ * in a process of its own as `deno task start` runs it (jobs on), so that this process's work
+ * (building and sending the file) is not counted as the server's.
+ */
 async function importLoad(url?: string): Promise<ImportLoad & { loadavg: string }> {
-  const env: Record<string, string> = url ? { DATABASE_URL: url } : { DATABASE_URL: "" };
-  const server = await startTestServer({ env });
+  const database = url ? await freshPostgresDatabase(url) : null;
+  const dir = await Deno.makeTempDir({ prefix: "import-load-" });
+  const password = "import-load-password";
+  const app = await startProcess("web", {
+    ...(database ? { DATABASE_URL: database.url } : { DATA_DIR: dir }),
+    HOST: "127.0.0.1",
+    ADMIN_PASSWORD: password,
+    LOG_LEVEL: "warn",
+  });
   try {
     const before = Deno.loadavg()[0].toFixed(1);
-    const load = await measureImportLoad(server, ROWS);
+    const load = await measureImportLoad({ url: app.url! }, ROWS, password);
     return { ...load, loadavg: `${before} → ${Deno.loadavg()[0].toFixed(1)}` };
   } finally {
-    await server.close();
+    await app.stop();
+    await database?.drop();
+    await Deno.remove(dir, { recursive: true });
   }
 }
 
@@ -164,9 +177,9 @@ export async function importLoadSection(machine: string): Promise<string> {
     "",
     `Measured ${
       new Date().toISOString().slice(0, 10)
-    } by \`BENCH_ONLY=import-load deno task bench\` ` +
-    `(bench/load_bench.ts). ${machine}. Load average (1/5/15 min) at the end: ${load}.`,
-    "A real server on loopback; `/health` asked every 20 ms and a one-order " +
+    } by \`deno run -A tests/support/measure_import_load.ts\` ` +
+    `(BENCH_STATS_ROWS=0: without the home stats). ${machine}. Load average (1/5/15 min) at the end: ${load}.`,
+    "The app in a process of its own on loopback; `/health` asked every 20 ms and a one-order " +
     "search (one PO number) every 100 ms, first idle, then while POST " +
     ".../order-tracking-sources/:id/import writes a file of new orders (2,000 orders already " +
     "stored). PGlite runs in its worker, files are read in the file workers, the import " +
