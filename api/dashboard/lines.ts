@@ -3,12 +3,14 @@
  * Like notifications' SOURCE_TABLES, the dashboard reads other areas' tables in SQL rather than
  * importing their modules: it is one read model across areas, and an area never imports another.
  *
- * Cost: one statement per kind; each source's last run, last message and last vendor e-mail is
- * one index probe (import_runs_source_idx, and the two indexes of migration 0023), so the call
- * grows with the number of sources, never with orders, runs or messages (bench/dashboard_bench.ts).
+ * Cost: one statement, `dashboard_facts` (migration 0029), returns every area's facts as one JSON
+ * document: one round trip, and a plan PL/pgSQL keeps for the connection. Each source's last run,
+ * last message, last vendor e-mail and oldest waiting row is one index probe
+ * (import_runs_source_idx, the two indexes of migration 0023, submission_rows_waiting_idx), so
+ * the call grows with the number of sources, never with orders, runs or messages
+ * (bench/dashboard_bench.ts).
  */
 import type { Deps } from "../deps.ts";
-import type { Db } from "../db/client.ts";
 import {
   type DashboardArea,
   type DashboardLine,
@@ -30,6 +32,19 @@ interface Check {
   text: string;
 }
 
+/**
+ * A time as `dashboard_facts` returns it: JSON has no dates, so timestamps come as ISO strings
+ * (with the session's offset), turned into Dates where the rules compare them.
+ */
+type Time = string;
+
+/** A Date from a JSON timestamp (null stays null). */
+function date(value: Time): Date;
+function date(value: Time | null): Date | null;
+function date(value: Time | null): Date | null {
+  return value === null ? null : new Date(value);
+}
+
 /** A mailbox as the dashboard reads it. */
 interface MailboxRow {
   id: number;
@@ -37,37 +52,15 @@ interface MailboxRow {
   active: boolean;
   deleted: boolean;
   pollable: boolean;
-  createdAt: Date;
-  lastSuccessAt: Date | null;
+  createdAt: Time;
+  lastSuccessAt: Time | null;
   lastError: string | null;
-  lastErrorAt: Date | null;
+  lastErrorAt: Time | null;
   listening: boolean;
-  nextRunAt: Date | null;
+  nextRunAt: Time | null;
   everySeconds: number | null;
   lastSubject: string | null;
-  lastMessageAt: Date | null;
-}
-
-/** Every mailbox (deleted ones too: a source may still name one). */
-async function mailboxes(db: Db): Promise<Map<number, MailboxRow>> {
-  const rows = await db.query<MailboxRow>(
-    `select e.id, e.email, e.active_status as active, e.deleted_at is not null as deleted,
-            (e.incoming_server <> '' or e.is_msal) as pollable, e.created_at as "createdAt",
-            m.last_success_at as "lastSuccessAt", m.last_error as "lastError",
-            m.last_error_at as "lastErrorAt",
-            coalesce(l.mode = 'idle' and l.lease_until > now(), false) as listening,
-            js.next_run_at as "nextRunAt", js.every_seconds as "everySeconds",
-            mm.subject as "lastSubject", mm.claimed_at as "lastMessageAt"
-       from email_sources e
-       left join mailbox_state m on m.email_source_id = e.id and m.mailbox = 'INBOX'
-       left join mailbox_listeners l on l.email_source_id = e.id
-       left join job_schedules js on js.name = 'mail-poll:' || e.id
-       left join lateral (
-         select subject, claimed_at from mail_messages
-          where email_source_id = e.id and status = 'matched'
-          order by claimed_at desc limit 1) mm on true`,
-  );
-  return new Map(rows.map((r) => [r.id, r]));
+  lastMessageAt: Time | null;
 }
 
 /** When a mailbox is next looked at. */
@@ -81,7 +74,7 @@ function mailCheck(mailbox: MailboxRow | undefined): Check {
   }
   if (mailbox.listening) return { at: null, text: "On arrival (the mailbox is listened to)" };
   if (mailbox.nextRunAt && mailbox.everySeconds) {
-    return { at: mailbox.nextRunAt, text: `${everyText(mailbox.everySeconds)} (mail)` };
+    return { at: date(mailbox.nextRunAt), text: `${everyText(mailbox.everySeconds)} (mail)` };
   }
   return { at: null, text: "Not scheduled yet (no process runs the jobs)" };
 }
@@ -99,77 +92,42 @@ interface FeedRow {
   id: number;
   name: string;
   active: boolean;
-  createdAt: Date;
+  createdAt: Time;
   emailSourceId: number | null;
   alertDays: number | null;
   sftp: boolean;
   runStatus: RunFacts["status"] | null;
   fileName: string | null;
-  receivedAt: Date | null;
-  finishedAt: Date | null;
+  receivedAt: Time | null;
+  finishedAt: Time | null;
   counts: Record<string, number> | null;
   error: string | null;
   deliveryStatus: string | null;
   deliveryError: string | null;
 }
 
-/** The three feeds' source tables and what each adds. */
-const FEEDS = {
-  "order-tracking": {
-    table: "order_tracking_sources",
-    extra: `null::integer as "alertDays", false as sftp`,
-    delivery: "",
-    path: "/order-tracking-sources/edit/",
-  },
-  "order-submission": {
-    table: "order_submission_sources",
-    extra: `null::integer as "alertDays", false as sftp`,
-    delivery: "",
-    path: "/order-submission/sources/edit/",
-  },
-  inventory: {
-    table: "inventory_sources",
-    extra: `s.days_until_no_update_notification as "alertDays",
-            (s.sftp_server_address <> '' and s.sftp_inbox_folder <> '') as sftp`,
-    delivery: `left join inventory_runs ir on ir.import_run_id = r.id`,
-    path: "/inventory-sources/edit/",
-  },
+/** The three feeds' source pages. */
+const FEED_PATHS = {
+  "order-tracking": "/order-tracking-sources/edit/",
+  "order-submission": "/order-submission/sources/edit/",
+  inventory: "/inventory-sources/edit/",
 } as const;
 
 /** The lines of one feed's sources. */
-async function feedLines(
-  db: Db,
-  area: keyof typeof FEEDS,
-  mailbox: Promise<Map<number, MailboxRow>>,
-  sftpSchedule: Promise<Map<number, { nextRunAt: Date; everySeconds: number }>>,
+function feedLines(
+  rows: readonly FeedRow[],
+  area: keyof typeof FEED_PATHS,
+  mail: Map<number, MailboxRow>,
+  sftpSchedules: Map<number, SftpSchedule>,
   now: Date,
-): Promise<DashboardLine[]> {
-  const feed = FEEDS[area];
-  const delivery = feed.delivery
-    ? `ir.delivery_status as "deliveryStatus", ir.delivery_error as "deliveryError"`
-    : `null as "deliveryStatus", null as "deliveryError"`;
-  const rows = await db.query<FeedRow>(
-    `select s.id, s.source_name as name, s.active_status as active, s.created_at as "createdAt",
-            s.email_source_id as "emailSourceId", ${feed.extra},
-            r.status as "runStatus", r.file_name as "fileName", r.received_at as "receivedAt",
-            r.finished_at as "finishedAt", r.counts, r.error, ${delivery}
-       from ${feed.table} s
-       left join lateral (
-         select id, status, file_name, received_at, finished_at, counts, error from import_runs
-          where feed = $1 and source_id = s.id
-          order by created_at desc limit 1) r on true
-       ${feed.delivery}
-      where not s.deleted_status`,
-    [area],
-  );
-  const [mail, sftpSchedules] = await Promise.all([mailbox, sftpSchedule]);
+): DashboardLine[] {
   return rows.map((row) => {
     const lastRun: RunFacts | null = row.runStatus && row.receivedAt
       ? {
         status: row.runStatus,
         fileName: row.fileName ?? "",
-        receivedAt: new Date(row.receivedAt),
-        finishedAt: row.finishedAt ? new Date(row.finishedAt) : null,
+        receivedAt: date(row.receivedAt),
+        finishedAt: date(row.finishedAt),
         counts: row.counts,
         error: row.error,
         deliveryStatus: row.deliveryStatus,
@@ -183,7 +141,7 @@ async function feedLines(
     const { state, reason, since } = feedSourceState({
       area,
       active: row.active,
-      createdAt: new Date(row.createdAt),
+      createdAt: date(row.createdAt),
       lastRun,
       alertWindowHours,
     }, now);
@@ -193,7 +151,7 @@ async function feedLines(
       if (row.emailSourceId !== null) checks.push(mailCheck(mail.get(row.emailSourceId)));
       const sftp = sftpSchedules.get(row.id);
       if (row.sftp && sftp) {
-        checks.push({ at: sftp.nextRunAt, text: `${everyText(sftp.everySeconds)} (SFTP)` });
+        checks.push({ at: date(sftp.nextRunAt), text: `${everyText(sftp.everySeconds)} (SFTP)` });
       }
       if (checks.length === 0) checks.push({ at: null, text: "Only when a file is uploaded" });
     }
@@ -210,22 +168,17 @@ async function feedLines(
       lastResultAt: iso(lastRun ? lastRun.finishedAt ?? lastRun.receivedAt : null),
       ...combine(checks),
       alertWindowHours,
-      sourcePath: `${feed.path}${row.id}`,
+      sourcePath: `${FEED_PATHS[area]}${row.id}`,
       runsPath: `/runs?area=${area}&sourceId=${row.id}`,
     };
   });
 }
 
-/** The SFTP pull schedules of inventory sources, by source id. */
-async function sftpSchedules(
-  db: Db,
-): Promise<Map<number, { nextRunAt: Date; everySeconds: number }>> {
-  const rows = await db.query<{ sourceId: number; nextRunAt: Date; everySeconds: number }>(
-    `select (payload->>'sourceId')::integer as "sourceId", next_run_at as "nextRunAt",
-            every_seconds as "everySeconds"
-       from job_schedules where kind = 'inventory-sftp-pull'`,
-  );
-  return new Map(rows.map((r) => [r.sourceId, r]));
+/** An inventory source's SFTP pull schedule. */
+interface SftpSchedule {
+  sourceId: number;
+  nextRunAt: Time;
+  everySeconds: number;
 }
 
 interface VendorRow {
@@ -233,18 +186,18 @@ interface VendorRow {
   name: string;
   active: boolean;
   sourceActive: boolean;
-  createdAt: Date;
+  createdAt: Time;
   orderSubmissionSourceId: number;
   sourceName: string;
   nonDaily: boolean;
   everyDays: number | null;
   status: string | null;
-  createdAtSubmission: Date | null;
-  sentAt: Date | null;
+  createdAtSubmission: Time | null;
+  sentAt: Time | null;
   rowCount: number | null;
   lastError: string | null;
   fileName: string | null;
-  oldestWaiting: Date | null;
+  oldestWaiting: Time | null;
 }
 
 /** A vendor's last e-mail in words. */
@@ -267,27 +220,7 @@ function vendorResult(row: VendorRow): string | null {
 }
 
 /** The vendors' lines: their last e-mail, and rows waiting longer than their rhythm allows. */
-async function vendorLines(db: Db, now: Date): Promise<DashboardLine[]> {
-  const rows = await db.query<VendorRow>(
-    `select v.id, v.vendor_name_from_file as name, v.active_status as active,
-            o.active_status as "sourceActive", v.created_at as "createdAt",
-            o.id as "orderSubmissionSourceId", o.source_name as "sourceName",
-            v.vendor_wants_non_daily_submission as "nonDaily",
-            v.vendor_custom_submit_every_x_day as "everyDays",
-            s.status, s.created_at as "createdAtSubmission", s.sent_at as "sentAt",
-            s.row_count as "rowCount", s.last_error as "lastError", f.file_name as "fileName",
-            (select min(w.received_at) from submission_rows w
-              where w.vendor_source_id = v.id and w.submission_id is null) as "oldestWaiting"
-       from vendor_sources v
-       join order_submission_sources o on o.id = v.order_submission_source_id
-       left join lateral (
-         select id, status, created_at, sent_at, row_count, last_error from submissions
-          where vendor_source_id = v.id order by created_at desc limit 1) s on true
-       left join lateral (
-         select file_name from submission_files where submission_id = s.id
-          order by position limit 1) f on true
-      where not v.deleted_status`,
-  );
+function vendorLines(rows: readonly VendorRow[], now: Date): DashboardLine[] {
   return rows.map((row) => {
     const days = row.nonDaily ? Math.max(1, row.everyDays ?? 1) : 1;
     // Rows wait for the vendor's rhythm (a day, or every X days), plus a day of grace.
@@ -301,7 +234,7 @@ async function vendorLines(db: Db, now: Date): Promise<DashboardLine[]> {
     } else if (row.status === "failed" || row.status === "uncertain") {
       state = "failing";
       reason = "The last e-mail to the vendor was not sent.";
-      since = row.createdAtSubmission;
+      since = date(row.createdAtSubmission);
     } else if (
       row.oldestWaiting &&
       now.getTime() - new Date(row.oldestWaiting).getTime() > alertWindowHours * 3_600_000
@@ -359,7 +292,7 @@ function mailboxLines(
     } else if (failed) {
       state = "failing";
       reason = "The last check of the mailbox failed.";
-      since = m.lastErrorAt;
+      since = date(m.lastErrorAt);
     } else if (window !== null && silentMs > window * 3_600_000) {
       state = "stale";
       reason = `No successful check for ${durationText(silentMs)} (alert after ${window} hours).`;
@@ -390,27 +323,42 @@ function mailboxLines(
   return lines;
 }
 
+/** What `dashboard_facts` returns: each wanted area's rows (null: not asked for). */
+interface Facts {
+  mailboxes: MailboxRow[];
+  sftp: SftpSchedule[] | null;
+  "order-tracking": FeedRow[] | null;
+  inventory: FeedRow[] | null;
+  "order-submission": FeedRow[] | null;
+  vendor: VendorRow[] | null;
+}
+
 /**
- * The lines of the kinds in `areas` (all when omitted), unsorted. Reads the mailboxes and
- * schedules once for all kinds.
+ * The lines of the kinds in `areas`, unsorted: one statement reads the facts of them all (the
+ * mailboxes and schedules once for all kinds).
  */
 export async function readLines(
   deps: Pick<Deps, "db" | "config">,
   areas: readonly DashboardArea[],
   now = new Date(),
 ): Promise<DashboardLine[]> {
-  const wanted = new Set(areas);
-  // The statements go out together: on PostgreSQL they run on several pooled connections.
-  const mail = mailboxes(deps.db);
-  const sftp = wanted.has("inventory") ? sftpSchedules(deps.db) : Promise.resolve(new Map());
-  const parts: Promise<DashboardLine[]>[] = [];
+  // As text, parsed here: through PGlite's worker one string crosses faster than the objects a
+  // parsed json column would be copied as.
+  const [row] = await deps.db.query<{ facts: string }>(
+    "select dashboard_facts(string_to_array($1, ','))::text as facts",
+    [areas.join(",")],
+  );
+  const facts: Facts = JSON.parse(row.facts);
+  const mail = new Map(facts.mailboxes.map((m) => [m.id, m]));
+  const sftp = new Map((facts.sftp ?? []).map((s) => [s.sourceId, s]));
+  const lines: DashboardLine[] = [];
   for (const area of ["order-tracking", "inventory", "order-submission"] as const) {
-    if (wanted.has(area)) parts.push(feedLines(deps.db, area, mail, sftp, now));
+    const rows = facts[area];
+    if (rows && areas.includes(area)) lines.push(...feedLines(rows, area, mail, sftp, now));
   }
-  if (wanted.has("vendor")) parts.push(vendorLines(deps.db, now));
-  if (wanted.has("mailbox")) {
-    parts.push(mail.then((m) => mailboxLines(m, deps.config.MAILBOX_ALERT_HOURS, now)));
+  if (facts.vendor && areas.includes("vendor")) lines.push(...vendorLines(facts.vendor, now));
+  if (areas.includes("mailbox")) {
+    lines.push(...mailboxLines(mail, deps.config.MAILBOX_ALERT_HOURS, now));
   }
-  const lines = (await Promise.all(parts)).flat();
   return lines;
 }
