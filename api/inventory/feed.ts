@@ -179,6 +179,9 @@ export const inventoryFeed: Feed = {
   mailRules,
   emailSourceUsers,
   process,
+  // The delivery `process` enqueues runs right after the run (the listener's drain and "Check
+  // now" run follow-ups at once), not at the job runner's next tick (issue 25, docs/inventory.md).
+  followUpJobKinds: [DELIVER_JOB],
   // Sources that may pull their file from a URL (docs/url_feeds.md): the active ones.
   deliveries: {
     url: (db) =>
