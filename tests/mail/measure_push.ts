@@ -115,7 +115,7 @@ try {
     name: "Acme",
     sendFrom: await saveMailbox(sendFrom),
     to: vendor.address,
-    subject: "Orders {poNumbers}",
+    subject: "Orders",
   });
 
   await waitListening(mailboxId);
@@ -144,7 +144,7 @@ try {
   const stockCsv = (i: number) => `Item Number,Qty\nA1,${i + 1}\nA2,0\nA3,7\nA4,${(i % 5) + 1}\n`;
 
   /** Sends `n` supplier mails (at once or one by one) and times each to its run and its file. */
-  async function inventorySeries(n: number, atOnce: boolean) {
+  const inventorySeries = async (n: number, atOnce: boolean) => {
     const tag = `stock report ${atOnce ? "burst" : "single"} ${crypto.randomUUID().slice(0, 6)} `;
     const accepted = new Map<string, number>();
     const send = async (i: number) => {
@@ -202,32 +202,46 @@ try {
     series.push({
       label: `supplier mail, ${name}: file on the SFTP server`,
       times: delivered.map((r) => ms(r.deliveredAt!) - accepted.get(r.subject)!),
-      all: delivered.length
+      all: atOnce && delivered.length
         ? Math.max(...delivered.map((r) => ms(r.deliveredAt!))) - Math.min(...accepted.values())
         : undefined,
       note: `${runs.length} runs for ${n} mails (${statuses}), ${delivered.length} delivered; ` +
         `the file on the server is the last delivered run's: ${latest ? "yes" : "no"}`,
     });
-  }
+  };
 
   /** Sends `n` order mails and times each to the vendor's e-mail in the vendor's mailbox. */
-  async function orderSeries(n: number, atOnce: boolean, imap: ImapFlow) {
+  const orderSeries = async (n: number, atOnce: boolean, imap: ImapFlow) => {
     const tag = crypto.randomUUID().slice(0, 6);
     const po = (i: number) => `PO-${tag}-${i}`;
     const accepted = new Map<string, number>();
     const arrived = new Map<string, number[]>();
     let seen = imap.mailbox ? imap.mailbox.exists : 0;
+    /** Message-ID → arrival times in the vendor's mailbox. */
+    const byMessageId = new Map<string, number[]>();
     const look = async () => {
       await imap.noop();
       const exists = imap.mailbox ? imap.mailbox.exists : 0;
-      if (exists <= seen) return;
-      const now = Date.now();
-      for await (const message of imap.fetch(`${seen + 1}:*`, { envelope: true })) {
-        const subject = message.envelope?.subject ?? "";
-        const key = subject.replace(/^Orders /, "");
-        arrived.set(key, [...(arrived.get(key) ?? []), now]);
+      if (exists > seen) {
+        const now = Date.now();
+        for await (const message of imap.fetch(`${seen + 1}:*`, { envelope: true })) {
+          const id = message.envelope?.messageId ?? "";
+          byMessageId.set(id, [...(byMessageId.get(id) ?? []), now]);
+        }
+        seen = exists;
       }
-      seen = exists;
+      // Which orders those e-mails carried: the submissions sent with those Message-IDs.
+      const sent = await server.db.query<{ messageId: string; poNumbers: string[] }>(
+        `select message_id as "messageId", po_numbers as "poNumbers" from submissions
+          where message_id = any($1::text[])`,
+        [[...byMessageId.keys()]],
+      );
+      arrived.clear();
+      for (const { messageId, poNumbers } of sent) {
+        for (const number of poNumbers) {
+          arrived.set(number, [...(arrived.get(number) ?? []), ...byMessageId.get(messageId)!]);
+        }
+      }
     };
     const send = async (i: number) => {
       await sendMail({
@@ -271,12 +285,12 @@ try {
     series.push({
       label: `order mail, ${n} ${atOnce ? "in a burst" : "one by one"}: in the vendor's mailbox`,
       times: keys.map((k) => arrived.get(k)![0] - accepted.get(k)!),
-      all: keys.length
+      all: atOnce && keys.length
         ? Math.max(...keys.map((k) => arrived.get(k)![0])) - Math.min(...accepted.values())
         : undefined,
       note: `${keys.length} of ${n} orders arrived, ${twice} twice`,
     });
-  }
+  };
 
   await inventorySeries(count, false);
   await inventorySeries(burstSize, true);
@@ -293,7 +307,8 @@ try {
 }
 const loadAfter = await uptime();
 const cpu = Deno.readTextFileSync("/proc/cpuinfo").match(/model name\s*:\s*(.*)/)?.[1] ?? "CPU";
-const fmt = (value: number | undefined) => value === undefined ? "–" : `${(value / 1000).toFixed(2)} s`;
+const fmt = (value: number | undefined) =>
+  value === undefined ? "–" : `${(value / 1000).toFixed(2)} s`;
 const rows = series.map((s) => {
   const sorted = [...s.times].sort((a, b) => a - b);
   return `| ${s.label} | ${fmt(percentile(sorted, 50))} | ${fmt(percentile(sorted, 95))} | ${
