@@ -211,6 +211,9 @@ export const inventoryFeed: Feed = {
   prepare,
   // Everything in one transaction (the engine's interface; the import-run engine uses `prepare`).
   process: async (tx, deps, file) => await (await prepare(tx, deps, file)).finish(tx, {}),
+  // The delivery the run enqueues goes right after the run (the listener's drain and "Check
+  // now" run follow-ups at once), not at the job runner's next tick (issue 25, docs/inventory.md).
+  followUpJobKinds: [DELIVER_JOB],
   // Sources that may pull their file from a URL (docs/url_feeds.md): the active ones.
   deliveries: {
     url: (db) =>

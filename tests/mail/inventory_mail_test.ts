@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { pollMailbox } from "../../api/ingest/mailbox_poll.ts";
 import { processRun } from "../../api/ingest/import_runs.ts";
 import { runDueJobs } from "../../api/jobs/runner.ts";
+import { startMailListeners } from "../../api/ingest/mail_listeners.ts";
 import { pullInbox } from "../../api/inventory/sftp.ts";
 import { sourcePayload, stockCsv } from "../support/inventory.ts";
 import {
@@ -176,6 +177,58 @@ Deno.test("a supplier file e-mailed in lands on the SFTP server and in the outgo
       200,
     );
   } finally {
+    await f.server.close();
+  }
+});
+
+Deno.test("a supplier file the mailbox listener takes is delivered right after its run, without a job tick", async () => {
+  // No job runner in this server: only the listener runs jobs, so a delivery left for the
+  // runner's next tick would never happen here.
+  const f = await setup();
+  const listeners = startMailListeners(f.server.server.deps, { owner: "push-delivery" });
+  try {
+    await listeners.reconcile();
+    const listening = Date.now() + 30_000;
+    for (;;) {
+      const [row] = await f.server.db.query<{ mode: string }>(
+        "select mode from mailbox_listeners where email_source_id = $1",
+        [f.emailSourceId],
+      );
+      if (row?.mode === "idle") break;
+      assert.ok(Date.now() < listening, "the listener is in IDLE");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await sendMail({
+      from: FROM,
+      to: f.mailbox.address,
+      subject: "Daily stock report",
+      attachments: [{
+        filename: "stock.csv",
+        content: new TextDecoder().decode(stockCsv([["A1", 4], ["A2", 0], ["A3", 1]])),
+      }],
+    });
+    // The delivery job finished (its status is written after the delivery's own).
+    const waiting = Date.now() + 60_000;
+    let jobs: { status: string }[] = [];
+    while (jobs[0]?.status !== "succeeded") {
+      assert.ok(Date.now() < waiting, `not delivered: ${JSON.stringify(jobs)}`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      jobs = await f.server.db.query("select status from jobs where kind = 'inventory-deliver'");
+    }
+    assert.equal(jobs.length, 1, "one delivery job");
+    const [delivered] = await f.server.db.query<
+      { sftpDeliveredAt: Date | null; deliveryStatus: string }
+    >(
+      `select sftp_delivered_at as "sftpDeliveredAt", delivery_status as "deliveryStatus"
+         from inventory_runs where inventory_source_id = $1`,
+      [f.sourceId],
+    );
+    assert.equal(delivered.deliveryStatus, "delivered");
+    assert.ok(delivered.sftpDeliveredAt);
+    const onServer = await Deno.readTextFile(`${f.info.sftp.uploadDir}/${f.outName}`);
+    assert.match(onServer, /A3,Active/);
+  } finally {
+    await listeners.stop();
     await f.server.close();
   }
 });
