@@ -30,19 +30,29 @@ import { nearestPoint, rememberPoints, SEEK_STRIDE, type SeekPoint } from "./pag
 
 const plainFields = new Set<string>([...DATE_FIELDS, ...NUMBER_FIELDS]);
 
+/**
+ * The characters of a text value the list sorts by: its sort index (migration 0033) holds
+ * `lower(left(column, 512))`, at most 2,048 bytes, inside a btree entry's 2,704 whatever the
+ * characters. Values equal in their first 512 characters sort by id.
+ */
+export const SORT_PREFIX = 512;
+
+/** The sort expression of a text column: its first SORT_PREFIX characters, ignoring case. */
+const textSort = (column: string) => `lower(left(o.${column}, ${SORT_PREFIX}))`;
+
 /** Sortable column (lower case) → SQL expression. Text sorts ignore case. */
 const SORTABLE: Map<string, string> = new Map([
   ["id", "o.id"],
   ["lastupdated", "o.last_updated"],
   ...ORDER_FIELDS.map((field): [string, string] => {
     const column = field === "trackingNumbers" ? "tracking_search" : snakeCase(field);
-    return [field.toLowerCase(), plainFields.has(field) ? `o.${column}` : `lower(o.${column})`];
+    return [field.toLowerCase(), plainFields.has(field) ? `o.${column}` : textSort(column)];
   }),
-  ["notes", "lower(o.notes)"],
+  ["notes", textSort("notes")],
 ]);
 
 /** Sort expressions over columns that are never null: no nulls to place, no split needed. */
-const NOT_NULL = new Set(["o.id", "o.last_updated", "lower(o.tracking_search)"]);
+const NOT_NULL = new Set(["o.id", "o.last_updated", textSort("tracking_search")]);
 
 /**
  * A count is exact up to this many matches; past it the answer says "more than" (countCapped).

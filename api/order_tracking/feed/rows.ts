@@ -38,9 +38,16 @@ export interface RecordsResult {
   errors: RowError[];
   /** Rows whose unique key had already appeared: merged into the earlier record. */
   duplicates: number;
-  /** Rows not imported: a missing unique value, or a date that cannot exist. */
+  /** Rows not imported: a missing or too long unique value, or a date that cannot exist. */
   skipped: number;
 }
+
+/**
+ * The longest unique value an order may have, in characters. The key is in a btree (the
+ * source's unique constraint), whose entries hold at most 2,704 bytes: 500 characters of at
+ * most 4 bytes each always fit. A longer value is a row error and the row is skipped.
+ */
+export const UNIQUE_KEY_MAX = 500;
 
 /** Years an order date may have; outside them a date is a typo, not an order's date. */
 export const DATE_YEARS = { min: 1900, max: 2200 } as const;
@@ -93,6 +100,13 @@ function isRepeat(numbers: string[], number: string): boolean {
   return numbers.some((n) => n.length === number.length && n.toLowerCase() === key);
 }
 
+/** The number of code points in `text`. */
+function codePoints(text: string): number {
+  let count = 0;
+  for (const _ of text) count++;
+  return count;
+}
+
 /** The key text of a unique value: numbers without trailing zeros, dates as ISO. */
 function keyText(value: string | number | null): string | null {
   if (value === null) return null;
@@ -100,9 +114,10 @@ function keyText(value: string | number | null): string | null {
 }
 
 /**
- * Reads every data row of `table` through `columns`. A row without a unique value, or with a
- * date that cannot exist (see impossibleDate), is skipped with a row error; other unreadable
- * dates and numbers are row errors and leave that field as stored.
+ * Reads every data row of `table` through `columns`. A row without a unique value, with one
+ * longer than UNIQUE_KEY_MAX characters, or with a date that cannot exist (see impossibleDate),
+ * is skipped with a row error; other unreadable dates and numbers are row errors and leave that
+ * field as stored.
  * When a key repeats, the later row's fields win and the tracking numbers are combined.
  */
 export function readRecords(
@@ -218,6 +233,17 @@ function* recordSteps(
         row,
         column: label(index),
         message: `The unique column (${uniqueField}) ${why}; the row was not imported.`,
+      });
+      skipped++;
+      continue;
+    }
+    // Characters as PostgreSQL counts them (code points): a surrogate pair is one.
+    if (key.length > UNIQUE_KEY_MAX && codePoints(key) > UNIQUE_KEY_MAX) {
+      errors.push({
+        row,
+        column: label(columns[uniqueField]!),
+        message: `The unique column (${uniqueField}) is longer than ${UNIQUE_KEY_MAX} ` +
+          "characters; the row was not imported.",
       });
       skipped++;
       continue;

@@ -283,7 +283,7 @@ async function rewriteTrackingNumbers(tx: Db, received: string): Promise<void> {
          as t(number, position)
       where ${rewritten} and s.tracking <> ''
       order by s.order_id, t.position
-     on conflict (order_id, tracking_number) do nothing`,
+     on conflict (order_id, md5(tracking_number)) do nothing`,
     [received],
   );
 }
