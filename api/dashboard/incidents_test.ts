@@ -8,28 +8,14 @@ import { addMailUser, readServices } from "../../tests/services/services.ts";
 import { readMail } from "../../tests/support/mail_read.ts";
 import { ADMIN_PASSWORD, startTestServer } from "../../tests/support/server.ts";
 import { testClient } from "../../tests/support/http.ts";
-import { createSource, csv, HEADERS } from "../../tests/support/order_tracking.ts";
+import { createSource, csv, HEADERS, orderRow } from "../../tests/support/order_tracking.ts";
 import { runImport } from "../ingest/import_runs.ts";
 import { checkIncidents, incidentsSchedule } from "./incidents.ts";
 import { enqueueDueSchedules } from "../jobs/schedules.ts";
 import { runDueJobs } from "../jobs/runner.ts";
 import { WEBHOOK_JOB } from "../notifications/channels.ts";
 
-const GOOD = csv([HEADERS, [
-  "PO-1",
-  "S",
-  "C",
-  "C",
-  "V",
-  "B",
-  "1Z",
-  "2026-11-01",
-  "",
-  1,
-  0,
-  "Open",
-  "x",
-]]);
+const GOOD = csv([HEADERS, orderRow("PO-1", "C", "V")]);
 const BAD = csv([["Nothing"], ["here"]]);
 
 Deno.test("a failing source is alerted once and its recovery once, by e-mail", async () => {

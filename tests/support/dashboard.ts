@@ -4,7 +4,7 @@
  */
 import type { TestServer } from "./server.ts";
 import { testClient } from "./http.ts";
-import { createSource, csv, HEADERS } from "./order_tracking.ts";
+import { createSource, csv, HEADERS, orderRow } from "./order_tracking.ts";
 import { saveMailbox, sourcePayload as inventoryPayload, stockCsv, upload } from "./inventory.ts";
 import { runImport } from "../../api/ingest/import_runs.ts";
 import { pollMailbox } from "../../api/ingest/mailbox_poll.ts";
@@ -42,21 +42,7 @@ export async function seedDashboard(t: TestServer): Promise<DashboardSeed> {
   await pollMailbox(deps, mailboxId, { log: () => {} });
 
   const okSourceId = await createSource(staff, { sourceName: "Acme Supply" });
-  const good = csv([HEADERS, [
-    "PO-1",
-    "SKU-1",
-    "Ann",
-    "Ann",
-    "Acme",
-    "B",
-    "1Z",
-    "2026-11-01",
-    "",
-    1,
-    0,
-    "Open",
-    "x",
-  ]]);
+  const good = csv([HEADERS, orderRow("PO-1")]);
   await runImport(deps, {
     feed: "order-tracking",
     sourceId: okSourceId,

@@ -132,3 +132,25 @@ export const HEADERS = [
   "Status",
   "Internal Code",
 ];
+
+/**
+ * One data row under HEADERS: an open order `po` for `customer` (shipped to the same name) from
+ * `vendor`, ordered 2026-11-01, one tracking number.
+ */
+export function orderRow(po: string, customer = "Ann", vendor = "Acme"): (string | number)[] {
+  return [
+    po,
+    `SKU-${po}`,
+    customer,
+    customer,
+    vendor,
+    "B",
+    "1Z",
+    "2026-11-01",
+    "",
+    1,
+    0,
+    "Open",
+    "x",
+  ];
+}
