@@ -237,6 +237,9 @@ export async function runSoak(options: SoakOptions): Promise<SoakResult> {
     imap.up();
     sftp.up();
 
+    // The admin's access token lasts 15 minutes, and this client does not refresh as the web
+    // app does: a soak longer than that signs in again for its checks.
+    await admin.login("admin", env.ADMIN_PASSWORD);
     // Drain: every mailed file run, every feed delivered (retries back off 30 s, 60 s, ...).
     const drainStarted = Date.now();
     const totalMailed = mailed.orders + mailed.stock;
