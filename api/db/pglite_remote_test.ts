@@ -49,6 +49,31 @@ Deno.test("PGlite's turns", async (t) => {
       },
     );
     await t.step(
+      "two imports taking turns let a waiting statement go after at most one batch",
+      async () => {
+        await db.exec("truncate batches");
+        const order: string[] = [];
+        // Two imports of 4 batches each, every batch long enough (150 ms) that the other one's
+        // next batch is overdue when it ends; a search arrives during the first batch.
+        const importing = (name: string) =>
+          (async () => {
+            for (let n = 1; n <= 4; n++) {
+              await db.transaction(async (tx) => {
+                await tx.query("insert into batches values ($1)", [n]);
+                await new Promise((resolve) => setTimeout(resolve, 150));
+                order.push(`${name}${n}`);
+              }, { background: true });
+            }
+          })();
+        const a = importing("a"), b = importing("b");
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        const search = db.query("select count(*) from batches").then(() => order.push("search"));
+        await Promise.all([a, b, search]);
+        assert.ok(order.indexOf("search") <= 1, order.join(" "));
+        assert.equal(order.length, 9);
+      },
+    );
+    await t.step(
       "background transactions in a row each get the connection and commit",
       async () => {
         await db.exec("truncate batches");

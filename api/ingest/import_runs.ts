@@ -37,6 +37,11 @@ export interface NewRun {
   log?: string[];
   /** With `bytes: null`: why the run failed. */
   error?: string;
+  /**
+   * The caller processes the run at once (upload, CLI, re-run): its job waits this long, as the
+   * safety net should this process stop, instead of processing the same run beside the caller.
+   */
+  jobAfterSeconds?: number;
 }
 
 /** A run as the API shows it (the shape lives in the shared contract). */
@@ -86,6 +91,7 @@ export async function createRun(tx: Db, run: NewRun): Promise<number> {
       kind: IMPORT_RUN_JOB,
       payload: { runId: row.id },
       dedupeKey: `import-run:${row.id}`,
+      runAt: run.jobAfterSeconds ? new Date(Date.now() + run.jobAfterSeconds * 1000) : undefined,
     });
   }
   return row.id;
@@ -318,7 +324,9 @@ export async function failRun(db: Db, runId: number, reason: string): Promise<vo
  */
 export async function runImport(deps: Deps, run: NewRun): Promise<ImportRunDetails> {
   if (run.bytes) await storeImportFile(deps.db, run.bytes);
-  const runId = await deps.db.transaction((tx) => createRun(tx, run));
+  const runId = await deps.db.transaction((tx) =>
+    createRun(tx, { ...run, jobAfterSeconds: deps.config.JOB_LEASE_SECONDS })
+  );
   await processRun(deps, runId);
   // The job enqueued with the run finds it done and finishes without work.
   return await getRun(deps.db, runId);

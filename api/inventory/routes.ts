@@ -199,6 +199,8 @@ export const inventoryRoutes = new Hono<AppEnv>()
         fileName: file.name,
         bytes: file.bytes,
         startedBy: c.var.user.userId,
+        // Processed below, in this request.
+        jobAfterSeconds: deps.config.JOB_LEASE_SECONDS,
         log: [
           upload.trigger === "cli"
             ? `Sent by ${c.var.user.username} from the CLI.`
