@@ -361,7 +361,7 @@ const RUN_COLUMNS = `r.id, r.feed, r.source_id as "sourceId", r.trigger, r.statu
   r.file_name as "fileName", f.size as "fileSize", f.sha256, r.received_at as "receivedAt",
   r.created_at as "createdAt", r.finished_at as "finishedAt",
   r.mail_message_id as "mailMessageId", r.rerun_of as "rerunOf", r.counts, r.warnings, r.error,
-  jsonb_array_length(r.row_errors) as "rowErrorCount"`;
+  r.row_error_count as "rowErrorCount"`;
 
 type RunRow = Omit<ImportRun, "receivedAt" | "createdAt" | "finishedAt"> & {
   receivedAt: Date | string;

@@ -32,13 +32,13 @@ const SOURCE_NAME = `coalesce(case r.feed
 
 // A run's state in the history's words (shared/contract/runs.ts, RUN_STATES).
 const RUN_STATE = `case r.status when 'queued' then 'running'
-    when 'succeeded' then case when jsonb_array_length(r.row_errors) > 0 then 'row-errors'
+    when 'succeeded' then case when r.row_error_count > 0 then 'row-errors'
       else 'succeeded' end
     else r.status end`;
 
 const RUN_STATE_WHERE: Record<RunState, string> = {
-  "succeeded": "r.status = 'succeeded' and jsonb_array_length(r.row_errors) = 0",
-  "row-errors": "r.status = 'succeeded' and jsonb_array_length(r.row_errors) > 0",
+  "succeeded": "r.status = 'succeeded' and r.row_error_count = 0",
+  "row-errors": "r.status = 'succeeded' and r.row_error_count > 0",
   "failed": "r.status = 'failed'",
   "held": "r.status = 'held'",
   "running": "r.status = 'queued'",
@@ -97,7 +97,7 @@ const RUN_COLUMNS =
   `r.id, r.feed as area, r.source_id as "sourceId", ${SOURCE_NAME} as "sourceName",
   r.trigger, ${RUN_STATE} as state, r.file_name as "fileName", r.received_at as "receivedAt",
   r.created_at as "createdAt", r.finished_at as "finishedAt", r.counts, r.error,
-  jsonb_array_length(r.row_errors) as "rowErrorCount"`;
+  r.row_error_count as "rowErrorCount"`;
 
 const toItem = (row: RunRow): RunListItem => ({
   id: row.id,
