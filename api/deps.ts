@@ -38,11 +38,16 @@ export interface SystemMailer {
 /** The tasks a file worker runs, with their inputs (structured-clone safe: no callbacks). */
 export type FileTask =
   | { task: "readTable"; input: { bytes: Uint8Array; options: ReadOptions } }
-  | { task: "processInventory"; input: Omit<ProcessInventoryInput, "onProgress"> };
+  | { task: "processInventory"; input: Omit<ProcessInventoryInput, "onProgress"> }
+  | { task: "readForm"; input: { body: Uint8Array; contentType: string } };
 
 /** The pool: run one task, and end every worker. */
 export interface FileWork {
-  run<T>(task: FileTask, options: { what: string; transfer?: ArrayBuffer[] }): Promise<T>;
+  /** `seconds` replaces the pool's limit for this task (the upload's parse: linear, bounded). */
+  run<T>(
+    task: FileTask,
+    options: { what: string; transfer?: ArrayBuffer[]; seconds?: number },
+  ): Promise<T>;
   close(): void;
 }
 

@@ -97,7 +97,11 @@ export function fileWorkPool(options: { size: number; seconds: number }): FileWo
   };
 
   return {
-    async run<T>(task: FileTask, how: { what: string; transfer?: ArrayBuffer[] }): Promise<T> {
+    async run<T>(
+      task: FileTask,
+      how: { what: string; transfer?: ArrayBuffer[]; seconds?: number },
+    ): Promise<T> {
+      const seconds = how.seconds ?? options.seconds;
       if (closed) throw new Error("The file workers are stopped.");
       const slot = await acquire();
       slot.busy = true;
@@ -118,16 +122,25 @@ export function fileWorkPool(options: { size: number; seconds: number }): FileWo
             replace(slot);
             reject(
               new FileWorkTimeoutError(
-                `${how.what} took longer than ${options.seconds} s; it was stopped so that it ` +
+                `${how.what} took longer than ${seconds} s; it was stopped so that it ` +
                   "does not hold up other work. Split the file or simplify its patterns, or ask " +
                   "the administrator to raise FILE_WORK_SECONDS.",
               ),
             );
-          }, options.seconds * 1000);
+          }, seconds * 1000);
+          // A table's rows arrive in parts before the table (file_worker.ts, ROWS_PER_MESSAGE).
+          const rows: string[][] = [];
+          const rowNumbers: number[] = [];
           const onMessage = (event: MessageEvent) => {
             if (event.data.id !== id) return;
+            if (event.data.rows) {
+              for (const row of event.data.rows) rows.push(row);
+              for (const number of event.data.rowNumbers) rowNumbers.push(number);
+              return;
+            }
             cleanup();
             if (event.data.error) reject(rebuild(event.data.error));
+            else if (rows.length) resolve({ ...event.data.output, rows, rowNumbers } as T);
             else resolve(event.data.output as T);
           };
           const onError = (event: ErrorEvent) => {

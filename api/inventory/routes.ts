@@ -75,7 +75,7 @@ async function readUpload(c: Context<AppEnv>) {
   const typeProblem = fileTypeProblem(source.fileType, file.name);
   if (typeProblem) throw badRequest(typeProblem);
   if (file.size === 0) throw badRequest(`The file "${file.name}" is empty.`);
-  const bytes = new Uint8Array(await file.arrayBuffer());
+  const bytes = file.bytes;
   return {
     source,
     file: { name: file.name, bytes },

@@ -28,7 +28,7 @@ export const sampleFileRoutes = new Hono<AppEnv>()
     if (!file) throw badRequest("Choose a file to preview.", { file: ["Required"] });
     const parsed = samplePreviewFields.safeParse({ headerRow: optionalNumber(text("headerRow")) });
     if (!parsed.success) throw validationError(parsed.error);
-    const bytes = new Uint8Array(await file.arrayBuffer());
+    const bytes = file.bytes;
     try {
       const table = await readTableOffThread(c.var.deps, bytes, {
         name: file.name,

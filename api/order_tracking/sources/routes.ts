@@ -61,7 +61,7 @@ export const orderTrackingSourceRoutes = new Hono<AppEnv>()
         sourceId: id,
         trigger: "cli",
         fileName: file.name,
-        bytes: new Uint8Array(await file.arrayBuffer()),
+        bytes: file.bytes,
         startedBy: c.var.user.userId,
         log: [`Imported by ${c.var.user.username} over the API.`],
       });
