@@ -10,6 +10,7 @@ import type { Config } from "./config.ts";
 import type { Db } from "./db/db.ts";
 import type { ReadOptions } from "../shared/files/mod.ts";
 import type { ProcessInventoryInput } from "../shared/inventory/mod.ts";
+import type { OrderFileSettings } from "../shared/order_files/read_order_file.ts";
 
 /** Encrypts and decrypts with one key. */
 export interface SecretBox {
@@ -39,7 +40,15 @@ export interface SystemMailer {
 export type FileTask =
   | { task: "readTable"; input: { bytes: Uint8Array; options: ReadOptions } }
   | { task: "processInventory"; input: Omit<ProcessInventoryInput, "onProgress"> }
-  | { task: "readForm"; input: { body: Uint8Array; contentType: string } };
+  | { task: "readForm"; input: { body: Uint8Array; contentType: string } }
+  | {
+    task: "readOrderFile";
+    input: {
+      bytes: Uint8Array;
+      options: ReadOptions & { name: string };
+      settings: OrderFileSettings;
+    };
+  };
 
 /** The pool: run one task, and end every worker. */
 export interface FileWork {

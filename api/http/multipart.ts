@@ -19,10 +19,14 @@ export interface UploadForm {
 
 const UPLOAD_PARSE_SECONDS = 60;
 
+/** The body types a form comes in; any other body is a form without fields (as Hono's parseBody). */
+const FORM_TYPES = /^(multipart\/form-data|application\/x-www-form-urlencoded)\b/i;
+
 /**
- * Parses the request's multipart form; a body that is not one is a 400. The body is parsed in
- * the process's file workers: parsing a 4.8 MB upload and copying its file out took the thread
- * that answers requests 80–95 ms (issue 29).
+ * Parses the request's form (multipart or URL-encoded); a body of another type is an empty form,
+ * so the route answers which field is missing, and a malformed form is a 400. The body is parsed
+ * in the process's file workers: parsing a 4.8 MB upload and copying its file out took the
+ * thread that answers requests 80–95 ms (issue 29).
  *
  * @example
  * ```ts ignore
@@ -32,22 +36,21 @@ const UPLOAD_PARSE_SECONDS = 60;
  */
 export async function readUploadForm(c: Context<AppEnv>): Promise<UploadForm> {
   const contentType = c.req.header("content-type") ?? "";
-  if (!/^multipart\/form-data\b/i.test(contentType)) {
-    throw badRequest("Send the file as multipart/form-data.");
-  }
-  const body = new Uint8Array(await c.req.arrayBuffer());
-  let parsed: ParsedForm;
-  try {
-    const files = c.var.deps.files;
-    parsed = files
-      ? await files.run<ParsedForm>(
-        { task: "readForm", input: { body, contentType } },
-        // Parsing is linear in the body, which allowBody bounds: FILE_WORK_SECONDS is for files.
-        { what: "Reading the upload", transfer: [body.buffer], seconds: UPLOAD_PARSE_SECONDS },
-      )
-      : await parseForm(body, contentType);
-  } catch {
-    throw badRequest("Send the file as multipart/form-data.");
+  let parsed: ParsedForm = { fields: {}, file: null };
+  if (FORM_TYPES.test(contentType)) {
+    const body = new Uint8Array(await c.req.arrayBuffer());
+    try {
+      const files = c.var.deps.files;
+      parsed = files
+        ? await files.run<ParsedForm>(
+          { task: "readForm", input: { body, contentType } },
+          // Parsing is linear in the body, which allowBody bounds: FILE_WORK_SECONDS is for files.
+          { what: "Reading the upload", transfer: [body.buffer], seconds: UPLOAD_PARSE_SECONDS },
+        )
+        : await parseForm(body, contentType);
+    } catch {
+      throw badRequest("Send the file as multipart/form-data.");
+    }
   }
   return {
     file: parsed.file ?? undefined,

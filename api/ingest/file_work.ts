@@ -21,6 +21,11 @@ import {
   processInventory,
   type ProcessInventoryInput,
 } from "../../shared/inventory/mod.ts";
+import {
+  type OrderFileRecords,
+  type OrderFileSettings,
+  readOrderFile,
+} from "../../shared/order_files/read_order_file.ts";
 import { errorFrom } from "../db/pglite_protocol.ts";
 
 /** A task stopped at the time limit; `message` says so in words staff can act on. */
@@ -128,20 +133,22 @@ export function fileWorkPool(options: { size: number; seconds: number }): FileWo
               ),
             );
           }, seconds * 1000);
-          // A table's rows arrive in parts before the table (file_worker.ts, ROWS_PER_MESSAGE).
-          const rows: string[][] = [];
-          const rowNumbers: number[] = [];
+          // Long lists of the output arrive in parts before the rest (file_worker.ts, PARTED).
+          const lists: Record<string, unknown[]> = {};
           const onMessage = (event: MessageEvent) => {
             if (event.data.id !== id) return;
-            if (event.data.rows) {
-              for (const row of event.data.rows) rows.push(row);
-              for (const number of event.data.rowNumbers) rowNumbers.push(number);
+            if (event.data.parts) {
+              for (const [key, part] of Object.entries(event.data.parts as typeof lists)) {
+                const list = lists[key] ??= [];
+                for (const entry of part) list.push(entry);
+              }
+              // The next part after other tasks of this thread had their turn.
+              setTimeout(() => worker.postMessage({ next: true }), 0);
               return;
             }
             cleanup();
             if (event.data.error) reject(rebuild(event.data.error));
-            else if (rows.length) resolve({ ...event.data.output, rows, rowNumbers } as T);
-            else resolve(event.data.output as T);
+            else resolve({ ...event.data.output, ...lists } as T);
           };
           const onError = (event: ErrorEvent) => {
             event.preventDefault();
@@ -204,6 +211,24 @@ export async function readTableOffThread(
   if (!deps.files) return await readTable(bytes, options);
   return await deps.files.run<Table>(
     { task: "readTable", input: { bytes, options } },
+    { what: "Reading the file", transfer: movable(bytes, handOver) },
+  );
+}
+
+/**
+ * `readOrderFile` in the process's file workers (in this thread when it has none). With
+ * `handOver`, `bytes` moves to the worker and is unusable here afterwards.
+ */
+export async function readOrderFileOffThread(
+  deps: Deps,
+  bytes: Uint8Array,
+  options: ReadOptions & { name: string },
+  settings: OrderFileSettings,
+  handOver = false,
+): Promise<OrderFileRecords> {
+  if (!deps.files) return await readOrderFile(bytes, options, settings);
+  return await deps.files.run<OrderFileRecords>(
+    { task: "readOrderFile", input: { bytes, options, settings } },
     { what: "Reading the file", transfer: movable(bytes, handOver) },
   );
 }

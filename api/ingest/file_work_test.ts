@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { FileRefusedError, readTable, type Table } from "../../shared/files/mod.ts";
 import { fileWorkPool, FileWorkTimeoutError } from "./file_work.ts";
+import { type OrderFileRecords, readOrderFile } from "../../shared/order_files/read_order_file.ts";
 
 const csv = (rows: number) =>
   new TextEncoder().encode(
@@ -32,6 +33,38 @@ Deno.test("file work: read in a worker, refused files keep their reason", async 
       }),
       (error) => error instanceof FileRefusedError && error.code === "empty",
     );
+  } finally {
+    pool.close();
+  }
+});
+
+Deno.test("file work: long outputs come back in parts and whole, however many rows", async (t) => {
+  const pool = fileWorkPool({ size: 1, seconds: 60 });
+  const settings = {
+    normalization: { customerPoNumber: "PO" },
+    columnsToIgnore: null,
+    uniqueField: "customerPoNumber" as const,
+    secondaryDelimiter: null,
+  };
+  try {
+    // Parts hold 2,000 entries: none, less than one, exactly two, two and a bit.
+    for (const rows of [0, 3, 4_000, 5_001]) {
+      await t.step(`${rows} rows`, async () => {
+        const options = { name: "orders.csv" };
+        const bytes = rows ? csv(rows) : new TextEncoder().encode("PO,Item,Qty\n");
+        const table = await pool.run<Table>(
+          { task: "readTable", input: { bytes, options } },
+          { what: "Reading the file" },
+        );
+        assert.deepEqual(table, await readTable(bytes, options));
+        const read = await pool.run<OrderFileRecords>(
+          { task: "readOrderFile", input: { bytes, options, settings } },
+          { what: "Reading the file" },
+        );
+        assert.deepEqual(read, await readOrderFile(bytes, options, settings));
+        assert.equal(read.records.length, rows);
+      });
+    }
   } finally {
     pool.close();
   }

@@ -7,11 +7,29 @@
  * ArrayBuffers of the output transferred (the inventory's generated file is not copied).
  */
 /// <reference lib="deno.worker" />
-import { readTable, type Table } from "../../shared/files/mod.ts";
+import { setPriority } from "node:os";
+import { readTable } from "../../shared/files/mod.ts";
 import { processInventory } from "../../shared/inventory/mod.ts";
 import { parseForm } from "../http/form_data.ts";
+import { readOrderFile } from "../../shared/order_files/read_order_file.ts";
 import { errorFields } from "../db/pglite_protocol.ts";
 import type { FileTask } from "./file_work.ts";
+
+/**
+ * The nice value of a file worker's thread. Reading a 40,000-row file or running the inventory
+ * engine is long work nobody is watching second by second, while the thread that answers
+ * requests and the database's worker answer people: on 2 cores the scheduler now gives those
+ * the CPU first (issue 29). On Linux a nice value belongs to one thread (setpriority with pid 0
+ * is the calling thread); elsewhere it would lower the whole server, so it is left there.
+ */
+const FILE_WORKER_NICE = 10;
+if (Deno.build.os === "linux") {
+  try {
+    setPriority(0, FILE_WORKER_NICE);
+  } catch {
+    // Not permitted (a sandbox): the worker runs at the process's priority, as before.
+  }
+}
 
 const tasks: { [K in FileTask["task"]]: (input: never) => Promise<unknown> } = {
   readTable: (input: Extract<FileTask, { task: "readTable" }>["input"]) =>
@@ -20,6 +38,8 @@ const tasks: { [K in FileTask["task"]]: (input: never) => Promise<unknown> } = {
     processInventory(input),
   readForm: (input: Extract<FileTask, { task: "readForm" }>["input"]) =>
     parseForm(input.body, input.contentType),
+  readOrderFile: (input: Extract<FileTask, { task: "readOrderFile" }>["input"]) =>
+    readOrderFile(input.bytes, input.options, input.settings),
 };
 
 /** The ArrayBuffers under `value` (a few levels deep) that can move instead of being copied. */
@@ -33,26 +53,37 @@ function buffersOf(value: unknown, found = new Set<ArrayBuffer>(), depth = 0): A
 }
 
 /**
- * A table's rows go back in messages of this many rows before the rest of the table: the
- * thread that answers requests takes each message as a task of its own, so copying in 40,000
- * rows (40–80 ms in one message) no longer holds every request meanwhile.
+ * The long lists of a task's output, sent back in messages of PART_LENGTH entries before the
+ * rest of the output (file_work.ts puts them together again), each after the pool asked for it:
+ * copying in 40,000 order records took the thread that answers requests 130–170 ms in one go,
+ * and messages that are already waiting are all taken in one turn of its event loop.
  */
-const ROWS_PER_MESSAGE = 2_000;
+const PARTED: { [K in FileTask["task"]]?: string[] } = {
+  readTable: ["rows", "rowNumbers"],
+  readOrderFile: ["records"],
+};
+const PART_LENGTH = 2_000;
+/** Settles when the pool asks for the next part (one task at a time: one waiter at most). */
+let nextPart: (() => void) | null = null;
 
-self.onmessage = async (event: MessageEvent<FileTask & { id: number }>) => {
+self.onmessage = async (event: MessageEvent<(FileTask & { id: number }) | { next: true }>) => {
+  if ("next" in event.data) return nextPart?.();
   const { id, task, input } = event.data;
   try {
     const output = await tasks[task](input as never);
-    if (task === "readTable") {
-      const table = output as Table;
-      for (let start = 0; start < table.rows.length; start += ROWS_PER_MESSAGE) {
-        self.postMessage({
-          id,
-          rows: table.rows.slice(start, start + ROWS_PER_MESSAGE),
-          rowNumbers: table.rowNumbers.slice(start, start + ROWS_PER_MESSAGE),
-        });
+    const lists = PARTED[task];
+    if (lists) {
+      const rest = { ...output as Record<string, unknown[]> };
+      const length = Math.max(...lists.map((key) => rest[key].length));
+      for (let start = 0; start < length; start += PART_LENGTH) {
+        if (start > 0) await new Promise<void>((resolve) => nextPart = resolve);
+        const parts = Object.fromEntries(
+          lists.map((key) => [key, rest[key].slice(start, start + PART_LENGTH)]),
+        );
+        self.postMessage({ id, parts });
       }
-      self.postMessage({ id, output: { ...table, rows: [], rowNumbers: [] } });
+      for (const key of lists) rest[key] = [];
+      self.postMessage({ id, output: rest });
       return;
     }
     self.postMessage({ id, output }, { transfer: buffersOf(output) });

@@ -115,20 +115,26 @@ const errorText = (error: unknown) => error instanceof Error ? error.message : S
  * Processes a queued run: the feed's `process` and the run's outcome commit together. A run
  * that is no longer queued (another worker did it) is left alone. A feed that throws fails the
  * run with its message; the feed's writes are rolled back. Returns the run's status.
+ * `bytes`, when the caller has just stored them as the run's file, saves reading them back (they
+ * may move to a file worker: the caller gives them up).
  */
-export async function processRun(deps: Deps, runId: number): Promise<ImportRun["status"]> {
+export async function processRun(
+  deps: Deps,
+  runId: number,
+  bytes?: Uint8Array,
+): Promise<ImportRun["status"]> {
   try {
     const [head] = await deps.db.query<{ feed: FeedName; status: string }>(
       "select feed, status from import_runs where id = $1",
       [runId],
     );
     if (head?.status === "queued" && feedByName(head.feed).prepare) {
-      return await processBatched(deps, runId);
+      return await processBatched(deps, runId, bytes);
     }
     let afterCommit: ImportOutcome["afterCommit"];
     if (head && head.status !== "queued") return head.status as ImportRun["status"];
     // Read before the transaction, part by part (a stored file never changes).
-    const bytes = await runFile(deps.db, runId);
+    const file = bytes ?? await runFile(deps.db, runId);
     const status = await deps.db.transaction(async (tx) => {
       const [run] = await tx.query<QueuedRun>(
         `select r.id, r.feed, r.source_id as "sourceId", r.trigger, r.status,
@@ -139,13 +145,13 @@ export async function processRun(deps: Deps, runId: number): Promise<ImportRun["
       if (!run) throw new Error(`Import run ${runId} does not exist.`);
       if (run.status !== "queued") return run.status as ImportRun["status"];
       await tx.query("update import_runs set attempts = attempts + 1 where id = $1", [runId]);
-      if (!bytes) throw new Error("The run's file is missing.");
+      if (!file) throw new Error("The run's file is missing.");
       const outcome: ImportOutcome = await tx.transaction((inner) =>
         feedByName(run.feed).process(inner, deps, {
           runId,
           sourceId: run.sourceId,
           fileName: run.fileName,
-          bytes,
+          bytes: file,
           trigger: run.trigger,
           receivedAt: new Date(run.receivedAt),
         })
@@ -184,7 +190,11 @@ interface Ledger {
  * of one source do not interleave: a run starts its first batch only when no other run of the
  * source is between batches (it waits, then the job tries again later).
  */
-async function processBatched(deps: Deps, runId: number): Promise<ImportRun["status"]> {
+async function processBatched(
+  deps: Deps,
+  runId: number,
+  given?: Uint8Array,
+): Promise<ImportRun["status"]> {
   const [run] = await deps.db.query<QueuedRun & { batchesDone: number }>(
     `select r.id, r.feed, r.source_id as "sourceId", r.trigger, r.status,
        r.file_name as "fileName", r.received_at as "receivedAt", r.log, r.warnings,
@@ -192,7 +202,7 @@ async function processBatched(deps: Deps, runId: number): Promise<ImportRun["sta
        from import_runs r where r.id = $1`,
     [runId],
   );
-  const bytes = await runFile(deps.db, runId);
+  const bytes = given ?? await runFile(deps.db, runId);
   if (!bytes) throw new Error("The run's file is missing.");
   const feed = feedByName(run.feed);
   const prepared = await feed.prepare!(deps.db, deps, {

@@ -75,10 +75,9 @@ async function readUpload(c: Context<AppEnv>) {
   const typeProblem = fileTypeProblem(source.fileType, file.name);
   if (typeProblem) throw badRequest(typeProblem);
   if (file.size === 0) throw badRequest(`The file "${file.name}" is empty.`);
-  const bytes = file.bytes;
   return {
     source,
-    file: { name: file.name, bytes },
+    file: { name: file.name, bytes: file.bytes },
     options: parsed.data,
     dryRun: text("dryRun")?.toLowerCase() === "true",
     // `cli inventory process --source` says so (issue 15); the screen's upload sends nothing.

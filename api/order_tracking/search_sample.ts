@@ -29,6 +29,8 @@ export type SearchSample = Record<SearchedColumn, ColumnSample>;
 
 /** About this many orders are sampled: enough to tell a trigram in 1 % of rows from one in 0.1 %. */
 const SAMPLE_ROWS = 10_000;
+/** The sample is read in this many statements, each a quarter of the rows. */
+const SAMPLE_PIECES = 4;
 /** Orders fill about this many a page (8 kB); the sampled share of pages follows from it. */
 const ROWS_PER_PAGE = 40;
 /** A sample is used for this long; trigram frequencies move slowly as files arrive. */
@@ -92,10 +94,20 @@ async function takeSample(db: Db): Promise<{ sample: SearchSample; whole: boolea
     "select pg_relation_size('orders') / current_setting('block_size')::int as pages",
   );
   const percent = Math.min(100, (100 * SAMPLE_ROWS) / ROWS_PER_PAGE / Math.max(1, pages));
-  const rows = await db.query<Record<SearchedColumn, string | null>>(
-    `select ${SEARCHED_COLUMNS.join(", ")} from orders tablesample system (${percent.toFixed(6)})
-      where not deleted_status limit ${SAMPLE_ROWS * 2}`,
-  );
+  // In SAMPLE_PIECES background turns: read in one statement, the sample held PGlite's one
+  // connection about 150 ms, and a search that came meanwhile waited for it (issue 29).
+  const rows: Record<SearchedColumn, string | null>[] = [];
+  for (let piece = 0; piece < SAMPLE_PIECES; piece++) {
+    rows.push(
+      ...await db.transaction((tx) =>
+        tx.query<Record<SearchedColumn, string | null>>(
+          `select ${SEARCHED_COLUMNS.join(", ")}
+             from orders tablesample system (${percent.toFixed(6)})
+            where not deleted_status and id % ${SAMPLE_PIECES} = ${piece}
+            limit ${(SAMPLE_ROWS * 2) / SAMPLE_PIECES}`,
+        ), { background: true }),
+    );
+  }
   const sample = Object.fromEntries(
     SEARCHED_COLUMNS.map((column) => [column, sampleColumn(rows.map((row) => row[column]))]),
   ) as SearchSample;

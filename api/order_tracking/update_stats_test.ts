@@ -9,7 +9,7 @@ import { openTestDb } from "../../tests/support/db.ts";
 import { deleteOrder, orderUpdateStats, orderUpdateStatsCounted } from "./queries.ts";
 import { upsertOrders } from "./feed/upsert.ts";
 import { deleteStaleOrders, pruneOrderChangeCounts } from "./feed/deletion_job.ts";
-import type { OrderRecord } from "./feed/rows.ts";
+import type { OrderRecord } from "../../shared/order_files/rows.ts";
 
 async function source(db: Db, name: string, mailboxId: number): Promise<number> {
   const [{ id }] = await db.query<{ id: number }>(

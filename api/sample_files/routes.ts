@@ -28,9 +28,8 @@ export const sampleFileRoutes = new Hono<AppEnv>()
     if (!file) throw badRequest("Choose a file to preview.", { file: ["Required"] });
     const parsed = samplePreviewFields.safeParse({ headerRow: optionalNumber(text("headerRow")) });
     if (!parsed.success) throw validationError(parsed.error);
-    const bytes = file.bytes;
     try {
-      const table = await readTableOffThread(c.var.deps, bytes, {
+      const table = await readTableOffThread(c.var.deps, file.bytes, {
         name: file.name,
         headerRow: parsed.data.headerRow ?? undefined,
         limits: UPLOAD_LIMITS,

@@ -481,3 +481,58 @@ Deno.test("order tracking import: a file cut off in transfer fails its run with 
     await server.close();
   }
 });
+
+Deno.test("order file import over HTTP: a body that is not a file names what is missing", async (t) => {
+  const server = await startTestServer();
+  const admin = testClient(server.url);
+  try {
+    await admin.login("admin", ADMIN_PASSWORD);
+    const acme = await createSource(admin);
+    const path = `/api/order-tracking-sources/${acme}/import`;
+    const origin = new URL(server.url).origin;
+    const cases: { name: string; body: BodyInit; type?: string; message: string; file?: true }[] = [
+      {
+        name: "JSON",
+        body: '{"file":"orders.csv"}',
+        type: "application/json",
+        message: "Send a file.",
+        file: true,
+      },
+      {
+        name: "a URL-encoded form",
+        body: new URLSearchParams({ file: "orders.csv" }),
+        message: "Send a file.",
+        file: true,
+      },
+      {
+        name: "a form without its file",
+        body: new FormData(),
+        message: "Send a file.",
+        file: true,
+      },
+      {
+        name: "a multipart body that is not one",
+        body: "these are not parts",
+        type: "multipart/form-data; boundary=x",
+        message: "Send the file as multipart/form-data.",
+      },
+    ];
+    for (const c of cases) {
+      await t.step(c.name, async () => {
+        const response = await admin.request("POST", path, {
+          rawBody: c.body,
+          headers: { origin, ...(c.type && { "content-type": c.type }) },
+        });
+        assert.equal(response.status, 400);
+        const body = response.body as { message: string; errors?: Record<string, string[]> };
+        assert.equal(body.message, c.message);
+        assert.deepEqual(body.errors?.file, c.file ? ["Required"] : undefined);
+      });
+    }
+    const runs = await admin.get(`/api/runs?area=order-tracking&sourceId=${acme}`);
+    assert.equal(runs.status, 200);
+    assert.deepEqual((runs.body as { runs: unknown[] }).runs, [], "no run was stored");
+  } finally {
+    await server.close();
+  }
+});

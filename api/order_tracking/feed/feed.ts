@@ -12,20 +12,21 @@ import {
   type ImportOutcome,
   type MailRule,
   type PreparedImport,
-  type RowError,
 } from "../../ingest/feeds.ts";
 import type { Deps } from "../../deps.ts";
-import { readTableOffThread } from "../../ingest/file_work.ts";
-import { FEED_LIMITS, readTable } from "../../../shared/files/mod.ts";
+import { readOrderFileOffThread } from "../../ingest/file_work.ts";
+import { FEED_LIMITS } from "../../../shared/files/mod.ts";
 import {
   ORDER_FIELDS,
   type OrderField,
   uniqueColumnField,
 } from "../../../shared/contract/order_tracking.ts";
-import { mapColumns } from "./mapping.ts";
+import {
+  type OrderFileRecords,
+  readOrderFile,
+} from "../../../shared/order_files/read_order_file.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 import { ANALYZE_ORDERS_JOB, needsAnalyze } from "./statistics_job.ts";
-import { type OrderRecord, readRecords, readRecordsInSlices } from "./rows.ts";
 import { type UpsertCounts, upsertOrders } from "./upsert.ts";
 
 /** The active sources reading mailbox `emailSourceId`. */
@@ -72,22 +73,15 @@ async function loadSource(db: Db, sourceId: number): Promise<ImportSource | null
   };
 }
 
-/** An order file read and turned into records, before anything is written. */
-interface ReadOrderFile {
-  rows: number;
-  records: OrderRecord[];
-  fields: OrderField[];
-  rowErrors: RowError[];
-  log: string[];
-  skipped: number;
-  duplicates: number;
-}
-
 /**
  * Reads one order file for `file.sourceId` (in the file workers when `deps` has them). A file
  * that cannot be read at all, or has no unique column, throws; bad rows become row errors.
  */
-async function readOrderFile(db: Db, deps: Deps | null, file: ImportFile): Promise<ReadOrderFile> {
+async function readFileOfSource(
+  db: Db,
+  deps: Deps | null,
+  file: ImportFile,
+): Promise<OrderFileRecords> {
   const source = await loadSource(db, file.sourceId);
   if (!source) throw new Error(`Order tracking source ${file.sourceId} does not exist.`);
   const uniqueField = uniqueColumnField(source.uniqueColumn);
@@ -97,41 +91,22 @@ async function readOrderFile(db: Db, deps: Deps | null, file: ImportFile): Promi
     );
   }
   const options = { name: file.fileName, limits: FEED_LIMITS };
-  // The run's bytes are a copy made for this import: they move to the worker.
-  const table = deps
-    ? await readTableOffThread(deps, file.bytes, options, true)
-    : await readTable(file.bytes, options);
-  const log = [
-    `Read "${file.fileName}"${
-      table.sheet ? ` (sheet "${table.sheet}")` : ""
-    }: ${table.rows.length} data rows` +
-    `${table.headerRow ? `, headers on row ${table.headerRow}` : ""}.`,
-  ];
-  const mapping = mapColumns(table.headers, {
+  const settings = {
     normalization: source.normalization,
     columnsToIgnore: source.columnsToIgnore,
     uniqueField,
-  });
-  log.push(...mapping.log);
-  if (mapping.fatal) throw new Error(mapping.fatal);
-  const result = deps
-    ? await readRecordsInSlices(table, mapping.columns, uniqueField, source.secondaryDelimiter)
-    : readRecords(table, mapping.columns, uniqueField, source.secondaryDelimiter);
-  return {
-    rows: table.rows.length,
-    records: result.records,
-    fields: Object.keys(mapping.columns) as OrderField[],
-    rowErrors: [...table.errors, ...result.errors].sort((a, b) => a.row - b.row),
-    log,
-    skipped: result.skipped,
-    duplicates: result.duplicates,
+    secondaryDelimiter: source.secondaryDelimiter,
   };
+  // The run's bytes are a copy made for this import: they move to the worker.
+  return deps
+    ? await readOrderFileOffThread(deps, file.bytes, options, settings, true)
+    : await readOrderFile(file.bytes, options, settings);
 }
 
 /** The run's outcome from what was read and what the writes counted. */
 async function finishImport(
   tx: Db,
-  read: ReadOrderFile,
+  read: OrderFileRecords,
   counts: UpsertCounts,
 ): Promise<ImportOutcome> {
   await refreshStatistics(tx, counts.inserted + counts.updated + counts.restored);
@@ -169,7 +144,7 @@ async function finishImport(
  * the other rows are imported.
  */
 export async function importOrderFile(tx: Db, file: ImportFile): Promise<ImportOutcome> {
-  const read = await readOrderFile(tx, null, file);
+  const read = await readFileOfSource(tx, null, file);
   const counts = await upsertOrders(tx, file.sourceId, read.records, read.fields, file.receivedAt);
   return await finishImport(tx, read, counts);
 }
@@ -193,7 +168,7 @@ export async function prepareOrderImport(
   deps: Deps,
   file: ImportFile,
 ): Promise<PreparedImport> {
-  const read = await readOrderFile(db, deps, file);
+  const read = await readFileOfSource(db, deps, file);
   const size = deps.config.IMPORT_BATCH_ROWS;
   return {
     batches: Math.ceil(read.records.length / size),

@@ -12,7 +12,7 @@ import {
   ORDER_FIELDS,
   type OrderField,
 } from "../../../shared/contract/order_tracking.ts";
-import type { OrderRecord } from "./rows.ts";
+import type { OrderRecord } from "../../../shared/order_files/rows.ts";
 import { forgetSeekPoints } from "../page_seek.ts";
 
 const CHUNK = 5000;

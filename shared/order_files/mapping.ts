@@ -2,8 +2,8 @@
  * Which file column feeds which order field, from a source's column normalisation and
  * columnsToIgnore and the file's headers (docs/design.md section 6, "Order tracking").
  */
-import { findColumn } from "../../../shared/files/mod.ts";
-import { ORDER_FIELDS, type OrderField } from "../../../shared/contract/order_tracking.ts";
+import { findColumn } from "../files/mod.ts";
+import { ORDER_FIELDS, type OrderField } from "../contract/order_tracking.ts";
 
 /** The parts of a source the mapping depends on. */
 export interface MappingConfig {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import type { Table } from "../../../shared/files/mod.ts";
-import { readRecords, readRecordsInSlices, splitTrackingNumbers } from "./rows.ts";
+import type { Table } from "../files/mod.ts";
+import { readRecords, splitTrackingNumbers } from "./rows.ts";
 
 Deno.test("splitTrackingNumbers", async (t) => {
   const cases: [string, string | null, string[]][] = [
@@ -156,19 +156,4 @@ Deno.test("readRecords: an impossible date in a repeated key's later row leaves 
   });
   assert.deepEqual(result.records[0].trackingNumbers, ["A"]);
   assert.deepEqual([result.duplicates, result.skipped], [0, 1]);
-});
-
-Deno.test("readRecordsInSlices gives what readRecords gives, across slice boundaries", async () => {
-  // 3,500 rows: keys repeat 1,200 rows apart (a later slice updates an earlier one's order),
-  // with bad dates and empty keys spread over the slices.
-  const rows = Array.from({ length: 3_500 }, (_, i) => [
-    i % 997 === 0 ? "" : `PO-${i % 1_200}`,
-    i % 613 === 0 ? "2024-02-30" : `2024-03-${String(1 + (i % 28)).padStart(2, "0")}`,
-    String(i),
-    `1Z${i}`,
-  ]);
-  const whole = readRecords(table(rows), columns, "customerPoNumber", ";");
-  const sliced = await readRecordsInSlices(table(rows), columns, "customerPoNumber", ";");
-  assert.deepEqual(sliced, whole);
-  assert.ok(whole.duplicates > 2_000 && whole.skipped > 5 && whole.errors.length > 5);
 });

@@ -7,14 +7,11 @@ import {
   NOT_AVAILABLE_TOKENS,
   parseDate,
   parseNumber,
+  type RowError,
   type Table,
-} from "../../../shared/files/mod.ts";
-import type { RowError } from "../../ingest/feeds.ts";
-import {
-  DATE_FIELDS,
-  NUMBER_FIELDS,
-  type OrderField,
-} from "../../../shared/contract/order_tracking.ts";
+} from "../files/mod.ts";
+
+import { DATE_FIELDS, NUMBER_FIELDS, type OrderField } from "../contract/order_tracking.ts";
 
 const dateFields = new Set<string>(DATE_FIELDS);
 const numberFields = new Set<string>(NUMBER_FIELDS);
@@ -126,41 +123,6 @@ export function readRecords(
   uniqueField: OrderField,
   secondaryDelimiter: string | null,
 ): RecordsResult {
-  const steps = recordSteps(table, columns, uniqueField, secondaryDelimiter);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-  }
-}
-
-/** Rows read between two turns of the event loop (about 5 ms on the machine of the benchmarks). */
-const ROWS_PER_TURN = 1_000;
-
-/**
- * `readRecords` in slices of ROWS_PER_TURN rows with a turn of the event loop between them, for
- * the server's thread: a 40,000-row file took 0.23–0.27 s in one piece, during which no request
- * was answered (not even `/health`); in slices, requests are answered between them.
- */
-export async function readRecordsInSlices(
-  table: Table,
-  columns: Partial<Record<OrderField, number>>,
-  uniqueField: OrderField,
-  secondaryDelimiter: string | null,
-): Promise<RecordsResult> {
-  const steps = recordSteps(table, columns, uniqueField, secondaryDelimiter);
-  for (;;) {
-    const step = steps.next();
-    if (step.done) return step.value;
-    await new Promise((resolve) => setTimeout(resolve, 0));
-  }
-}
-
-function* recordSteps(
-  table: Table,
-  columns: Partial<Record<OrderField, number>>,
-  uniqueField: OrderField,
-  secondaryDelimiter: string | null,
-): Generator<void, RecordsResult> {
   const entries = Object.entries(columns) as [OrderField, number][];
   // Per column, decided once: 0 text, 1 date, 2 number, 3 tracking numbers.
   const kinds = entries.map(([field]) =>
@@ -172,7 +134,6 @@ function* recordSteps(
   const numberOptions = { decimalComma: table.decimalComma };
   let duplicates = 0, skipped = 0;
   for (let i = 0; i < table.rows.length; i++) {
-    if (i > 0 && i % ROWS_PER_TURN === 0) yield;
     const cells = table.rows[i];
     const row = table.rowNumbers[i];
     const record: OrderRecord = { row, uniqueKey: "", values: {}, keep: [] };
