@@ -7,29 +7,12 @@
  * ArrayBuffers of the output transferred (the inventory's generated file is not copied).
  */
 /// <reference lib="deno.worker" />
-import { setPriority } from "node:os";
 import { readTable } from "../../shared/files/mod.ts";
 import { processInventory } from "../../shared/inventory/mod.ts";
 import { parseForm } from "../http/form_data.ts";
 import { readOrderFile } from "../../shared/order_files/read_order_file.ts";
 import { errorFields } from "../db/pglite_protocol.ts";
 import type { FileTask } from "./file_work.ts";
-
-/**
- * The nice value of a file worker's thread. Reading a 40,000-row file or running the inventory
- * engine is long work nobody is watching second by second, while the thread that answers
- * requests and the database's worker answer people: on 2 cores the scheduler now gives those
- * the CPU first (issue 29). On Linux a nice value belongs to one thread (setpriority with pid 0
- * is the calling thread); elsewhere it would lower the whole server, so it is left there.
- */
-const FILE_WORKER_NICE = 10;
-if (Deno.build.os === "linux") {
-  try {
-    setPriority(0, FILE_WORKER_NICE);
-  } catch {
-    // Not permitted (a sandbox): the worker runs at the process's priority, as before.
-  }
-}
 
 const tasks: { [K in FileTask["task"]]: (input: never) => Promise<unknown> } = {
   readTable: (input: Extract<FileTask, { task: "readTable" }>["input"]) =>
