@@ -104,21 +104,7 @@ export async function upsertOrders(
   receivedAt: Date,
 ): Promise<UpsertCounts> {
   // One import per source at a time: two files of one source would race on the same keys.
-  // And `set local enable_seqscan = off` in the same round trip: each tracking number's foreign
-  // key check looks its order up with a plan the connection caches for its lifetime. Planned
-  // while `orders` was small (the first batch of a fresh database), it was a sequential scan:
-  // every later check read the whole table, so each batch cost more than the one before (a
-  // 200-row batch 0.2 s at first, 19 s at 40,000 orders on PGlite, which never re-plans without
-  // an ANALYZE). Every statement of a batch reads orders by key, so forbidding sequential scans
-  // where an index can serve costs none of them, and the check's cached plan is the primary key's.
-  // (Planning each check anew, `plan_cache_mode = force_custom_plan`, did the same but cost
-  // about 100 ms per 100-row batch on PGlite on disk, where every plan asks each of the orders'
-  // indexes for its size through the file system: a 20,000-row import took 44.6 s instead of
-  // 13.4 s.)
-  await tx.query(
-    `select pg_advisory_xact_lock(7243004, $1), set_config('enable_seqscan', 'off', true)`,
-    [sourceId],
-  );
+  await tx.query("select pg_advisory_xact_lock(7243004, $1)", [sourceId]);
   // The list's deep pages may move (page_seek.ts).
   forgetSeekPoints();
   const plan = planFor(fields);
@@ -131,6 +117,35 @@ export async function upsertOrders(
     : { inserted: 0, updated: 0, restored: 0, unchanged: 0, stillDeleted: 0 };
   if (fresh.length) counts.inserted = await insertFresh(tx, sourceId, fresh, plan, received);
   return counts;
+}
+
+/**
+ * Runs `write` (statements that insert tracking numbers) with sequential scans off, then as
+ * before. Each tracking number's foreign key check looks its order up with a plan the connection
+ * caches for its lifetime. Planned while `orders` was small (the first batch of a fresh
+ * database), it was a sequential scan: every later check read the whole table, so each batch
+ * cost more than the one before (a 200-row batch 0.2 s at first, 19 s at 40,000 orders on
+ * PGlite, which never re-plans without an ANALYZE). Planned with sequential scans off, the
+ * check's cached plan is the primary key's.
+ *
+ * Only around these statements: for a whole batch, the statements joining the batch's stage
+ * to `orders` were planned as if every plan cost the same (a plan with a forbidden scan is
+ * priced 10^10, and plans within 1 % are taken as equal): at 200,000 orders on PostgreSQL a
+ * 100-row batch took 1.1–1.9 s instead of 50–100 ms. And a cost of 10^10 is past
+ * `jit_above_cost`: PostgreSQL compiled each such statement (about 230 ms), so JIT is off here
+ * too. Planning each check anew (`plan_cache_mode = force_custom_plan`) cost about 100 ms per
+ * batch on PGlite on disk.
+ */
+async function withIndexedChecks(tx: Db, write: () => Promise<void>): Promise<void> {
+  const [was] = await tx.query<{ seqscan: string; jit: string }>(
+    `select current_setting('enable_seqscan') as seqscan, current_setting('jit') as jit,
+            set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`,
+  );
+  await write();
+  await tx.query("select set_config('enable_seqscan', $1, true), set_config('jit', $2, true)", [
+    was.seqscan,
+    was.jit,
+  ]);
 }
 
 /** Inserts orders whose keys the source does not have, with their tracking numbers. */
@@ -157,12 +172,13 @@ async function insertFresh(
      select r.id, t.number
        from r cross join lateral unnest(string_to_array(r.tracking, E'\\n')) as t(number)
       where r.tracking <> ''`;
-  await pipelined(
-    records,
-    (chunk) => chunkJson(chunk, plan),
-    // ::text first: postgres.js would otherwise encode the JSON text a second time.
-    (json) => tx.query(statement, [json, sourceId, received]),
-  );
+  await withIndexedChecks(tx, () =>
+    pipelined(
+      records,
+      (chunk) => chunkJson(chunk, plan),
+      // ::text first: postgres.js would otherwise encode the JSON text a second time.
+      (json) => tx.query(statement, [json, sourceId, received]),
+    ));
   return records.length;
 }
 
@@ -279,8 +295,9 @@ async function rewriteTrackingNumbers(tx: Db, received: string): Promise<void> {
         and not (t.tracking_number = any(string_to_array(s.tracking, E'\\n')))`,
     [received],
   );
-  await tx.query(
-    `insert into tracking_numbers (order_id, tracking_number)
+  await withIndexedChecks(tx, () =>
+    tx.query(
+      `insert into tracking_numbers (order_id, tracking_number)
      select s.order_id, t.number
        from order_stage s
        cross join lateral unnest(string_to_array(s.tracking, E'\\n')) with ordinality
@@ -288,6 +305,6 @@ async function rewriteTrackingNumbers(tx: Db, received: string): Promise<void> {
       where ${rewritten} and s.tracking <> ''
       order by s.order_id, t.position
      on conflict (order_id, md5(tracking_number)) do nothing`,
-    [received],
-  );
+      [received],
+    ).then(() => {}));
 }
