@@ -46,7 +46,10 @@ const PARTED: { [K in FileTask["task"]]?: string[] } = {
   readOrderFile: ["records"],
 };
 const PART_LENGTH = 2_000;
-/** Settles when the pool asks for the next part (one task at a time: one waiter at most). */
+/**
+ * Settles when the pool has taken the last part sent and asks for more (one task at a time: one
+ * waiter at most). Every part is answered, so no request for more outlives its task.
+ */
 let nextPart: (() => void) | null = null;
 
 self.onmessage = async (event: MessageEvent<(FileTask & { id: number }) | { next: true }>) => {
@@ -59,11 +62,12 @@ self.onmessage = async (event: MessageEvent<(FileTask & { id: number }) | { next
       const rest = { ...output as Record<string, unknown[]> };
       const length = Math.max(...lists.map((key) => rest[key].length));
       for (let start = 0; start < length; start += PART_LENGTH) {
-        if (start > 0) await new Promise<void>((resolve) => nextPart = resolve);
         const parts = Object.fromEntries(
           lists.map((key) => [key, rest[key].slice(start, start + PART_LENGTH)]),
         );
+        const asked = new Promise<void>((resolve) => nextPart = resolve);
         self.postMessage({ id, parts });
+        await asked;
       }
       for (const key of lists) rest[key] = [];
       self.postMessage({ id, output: rest });

@@ -10,7 +10,6 @@ import {
   type RowError,
   type Table,
 } from "../files/mod.ts";
-
 import { DATE_FIELDS, NUMBER_FIELDS, type OrderField } from "../contract/order_tracking.ts";
 
 const dateFields = new Set<string>(DATE_FIELDS);

@@ -136,7 +136,7 @@ export async function upsertOrders(
  * too. Planning each check anew (`plan_cache_mode = force_custom_plan`) cost about 100 ms per
  * batch on PGlite on disk.
  */
-async function withIndexedChecks(tx: Db, write: () => Promise<void>): Promise<void> {
+async function withIndexedChecks(tx: Db, write: () => Promise<unknown>): Promise<void> {
   const [was] = await tx.query<{ seqscan: string; jit: string }>(
     `select current_setting('enable_seqscan') as seqscan, current_setting('jit') as jit,
             set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`,
@@ -306,5 +306,5 @@ async function rewriteTrackingNumbers(tx: Db, received: string): Promise<void> {
       order by s.order_id, t.position
      on conflict (order_id, md5(tracking_number)) do nothing`,
       [received],
-    ).then(() => {}));
+    ));
 }
