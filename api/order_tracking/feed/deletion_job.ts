@@ -1,12 +1,13 @@
 /**
  * The daily job that soft-deletes orders no file has listed for the source's deleteAfterDays
- * (and prunes the home stats' old counts);
+ * (and prunes the home stats' old counts, and compacts `orders` on PGlite);
  * the order tracking feature (`../feature.ts`) hands it and its schedule to the job runner.
  */
 import type { Db } from "../../db/client.ts";
 import type { JobHandler, ScheduleSource } from "../../jobs/handlers.ts";
 import { syncSchedules } from "../../jobs/schedules.ts";
 import { forgetSeekPoints } from "../page_seek.ts";
+import { compactOrders } from "./statistics_job.ts";
 
 /** Orders deleted for one source by one run of the job. */
 export interface StaleDeletion {
@@ -73,6 +74,7 @@ export const deleteStaleOrdersJob: JobHandler = {
     const now = new Date();
     await deleteStaleOrders(deps.db, now);
     await pruneOrderChangeCounts(deps.db, now);
+    await compactOrders(deps.db);
   },
 };
 
