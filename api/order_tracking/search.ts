@@ -534,18 +534,9 @@ async function readPage(
 }
 
 /**
- * A walk to a page this many rows past its seek point goes there in turns of this many rows,
- * each a statement of its own that leaves its points: PGlite runs one statement at a time, and a
- * first visit to page 200 (9,950 rows) held it for about 90 ms at 200,000 orders, while every
- * other user's statement waited (docs/order_tracking.md, "Deep pages").
- */
-export const WALK_TURN_ROWS = 2_000;
-
-/**
  * The page read in the sort's order from the nearest seek point before it (`page_seek.ts`),
  * remembering the points the walk passed: the row before the page, every `SEEK_STRIDE`-th row
- * skipped, and the page's last row. A page more than `WALK_TURN_ROWS` past the point is reached
- * in turns; each goes on from the point the last one reached, whatever the cache then holds.
+ * skipped, and the page's last row.
  */
 async function seekPage(
   db: Db,
@@ -553,29 +544,8 @@ async function seekPage(
   limit: number,
   signal?: AbortSignal,
 ): Promise<{ rows: PageRow[]; end: number | null }> {
-  let from = nearestPoint(db, plan.seekKey, plan.offset);
-  while (plan.offset - from.position > WALK_TURN_ROWS) {
-    const turn = await walk(db, plan, from, WALK_TURN_ROWS, 0, signal);
-    // The matches end before the page: it is empty.
-    if (turn.end !== null) return { rows: [], end: turn.end };
-    from = { position: from.position + WALK_TURN_ROWS, point: turn.last! };
-  }
-  return await walk(db, plan, from, plan.offset - from.position, limit, signal);
-}
-
-/**
- * One statement of a walk (`pageStatement`): the `limit` rows after `skip` matches past `from`,
- * the points passed remembered, `end` when the matches end within it, and `last`, the point at
- * the last row it read within `skip + limit`.
- */
-async function walk(
-  db: Db,
-  plan: SearchPlan,
-  from: { position: number; point: SeekPoint | null },
-  skip: number,
-  limit: number,
-  signal?: AbortSignal,
-): Promise<{ rows: PageRow[]; end: number | null; last: SeekPoint | null }> {
+  const from = nearestPoint(db, plan.seekKey, plan.offset);
+  const skip = plan.offset - from.position;
   const sql = pageStatement(plan.where, plan.keys, limit, skip, from);
   type Found = PageRow & {
     seekId: number;
@@ -586,21 +556,18 @@ async function walk(
   const found = await db.query<Found>(sql, plan.params, { signal });
   const points: [number, SeekPoint][] = [];
   const rows: PageRow[] = [];
-  let last: SeekPoint | null = null;
   for (const { seekId, seekRow, seekNulls, seekWalked: _, ...row } of found) {
     const position = from.position + seekRow;
-    const point = { id: Number(seekId), nulls: [...seekNulls].map((c) => c === "1") };
     if (position % SEEK_STRIDE === 0 || seekRow === skip || seekRow === skip + limit) {
-      points.push([position, point]);
+      points.push([position, { id: Number(seekId), nulls: [...seekNulls].map((c) => c === "1") }]);
     }
-    if (seekRow === skip + limit) last = point;
     if (seekRow > skip && seekRow <= skip + limit) rows.push(row);
   }
   rememberPoints(db, plan.seekKey, points);
   const walked = found[0]?.seekWalked ?? 0;
   // Fewer rows than asked for: the matches end `walked` rows after the point.
   const end = walked < skip + limit + 1 ? from.position + walked : null;
-  return { rows, end, last };
+  return { rows, end };
 }
 
 /** The number of matches, counting no further than `limit`. */
