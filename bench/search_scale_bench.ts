@@ -425,8 +425,9 @@ export async function searchScaleSection(): Promise<string> {
     `with other work); PGlite in memory. Measured ${new Date().toISOString().slice(0, 10)}.`,
     "",
     "Orders filled by `fillOrders` (bench/order_tracking_bench.ts), every index of the " +
-    "migrations built after the load, then VACUUM (ANALYZE) (what the statistics job does on " +
-    "PGlite after a large import, and autovacuum on PostgreSQL). Each search is `searchOrders` as the list " +
+    "migrations built after the load, then VACUUM (ANALYZE) (a fill replaces no rows, so this is " +
+    "what the statistics job leaves on PGlite after a large import, and autovacuum on " +
+    "PostgreSQL). Each search is `searchOrders` as the list " +
     "route runs it (page, count, tracking numbers; the column sample taken before timing), " +
     "page size 50, without a sort newest first; median of " +
     `${RUNS} runs after one warm-up run whose answer is checked equal to plain \`ilike\`'s. ` +
