@@ -44,7 +44,13 @@ export async function startProcess(
     args: [
       "run",
       "-A",
-      "--v8-flags=--max-semi-space-size=8",
+      // BENCH_APP_DENO_ARGS adds arguments for a diagnosis (e.g. `--inspect=127.0.0.1:9229`).
+      ...(Deno.env.get("BENCH_APP_DENO_ARGS") ?? "").split(" ").filter(Boolean),
+      // BENCH_APP_V8_FLAGS adds flags for a diagnosis (e.g. `--trace-gc` to see the pauses).
+      `--v8-flags=${
+        ["--max-semi-space-size=8", Deno.env.get("BENCH_APP_V8_FLAGS") ?? ""]
+          .filter(Boolean).join(",")
+      }`,
       kind === "web" ? "api/main.ts" : "api/worker.ts",
     ],
     cwd: root,

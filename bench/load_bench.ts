@@ -45,11 +45,24 @@ const PASSWORD = "bench-load-password";
 /** Latencies per kind, with failures counted. */
 class Figures implements Recorder {
   readonly ms = new Map<string, number[]>();
+  /** The same latencies split: the requests that ended while the level's import ran, the rest. */
+  readonly duringImport = new Map<string, number[]>();
+  readonly otherwise = new Map<string, number[]>();
+  /** The time inside the app (its `Server-Timing`), per kind. */
+  readonly appMs = new Map<string, number[]>();
+  importing = false;
   readonly failures = new Map<string, number>();
   readonly errors: string[] = [];
-  record(kind: string, ms: number, ok: boolean) {
+  record(kind: string, ms: number, ok: boolean, appMs?: number) {
     if (!this.ms.has(kind)) this.ms.set(kind, []);
     this.ms.get(kind)!.push(ms);
+    if (appMs !== undefined) {
+      if (!this.appMs.has(kind)) this.appMs.set(kind, []);
+      this.appMs.get(kind)!.push(appMs);
+    }
+    const split = this.importing ? this.duringImport : this.otherwise;
+    if (!split.has(kind)) split.set(kind, []);
+    split.get(kind)!.push(ms);
     if (!ok) this.failures.set(kind, (this.failures.get(kind) ?? 0) + 1);
   }
   get total() {
@@ -62,7 +75,9 @@ class Figures implements Recorder {
 
 /** Where the staff's requests are recorded: each phase points it at its own figures. */
 const sink = { target: new Figures() };
-const recorder: Recorder = { record: (kind, ms, ok) => sink.target.record(kind, ms, ok) };
+const recorder: Recorder = {
+  record: (kind, ms, ok, appMs) => sink.target.record(kind, ms, ok, appMs),
+};
 
 const fmt = (ms: number) => Number.isNaN(ms) ? "–" : ms < 10 ? ms.toFixed(1) : ms.toFixed(0);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -255,6 +270,9 @@ interface LevelResult {
   health: number[];
   importS: number | null;
   cpuShare: number;
+  /** CPU of the PostgreSQL processes and of this generator, in cores, over the level. */
+  postgresShare: number;
+  generatorShare: number;
   rssMB: number;
 }
 
@@ -295,8 +313,11 @@ async function staffLevel(
   const started = performance.now();
   const until = started + LEVEL_SECONDS * 1000;
   const before = processUsage(app.pid);
+  const postgresBefore = commandCpu("postgres");
+  const generatorBefore = processUsage(Deno.pid).cpuS;
   const health = probeHealth(app.url, until);
   let importS: number | null = null;
+  figures.importing = true;
   const importing = (async () => {
     const t = performance.now();
     try {
@@ -309,6 +330,8 @@ async function staffLevel(
       importS = (performance.now() - t) / 1000;
     } catch (error) {
       figures.errors.push(String(error).slice(0, 300));
+    } finally {
+      figures.importing = false;
     }
   })();
   await Promise.all(staff.map(async (member) => {
@@ -328,6 +351,8 @@ async function staffLevel(
     health: await health,
     importS,
     cpuShare: (after.cpuS - before.cpuS) / seconds,
+    postgresShare: (commandCpu("postgres") - postgresBefore) / seconds,
+    generatorShare: (processUsage(Deno.pid).cpuS - generatorBefore) / seconds,
     rssMB: after.rssMB,
   };
 }
@@ -379,6 +404,19 @@ async function directCapacity(open: () => ReturnType<typeof openDb>): Promise<nu
 // ---------------------------------------------------------------------------------------------
 // The section
 
+/**
+ * The p95 of `kind`'s requests that ended while the level's import ran, and of the others: which
+ * of the two makes the tail.
+ */
+function splitP95(figures: Figures, kind: string): string {
+  if (kind.startsWith("import")) return "–";
+  const during = figures.duringImport.get(kind) ?? [];
+  const rest = figures.otherwise.get(kind) ?? [];
+  const one = (list: number[]) =>
+    list.length ? `${fmt(quantile(list, 0.95))} (${list.length})` : "–";
+  return `${one(during)} / ${one(rest)}`;
+}
+
 function levelRows(result: LevelResult, idle: Map<string, number>): string[] {
   const rows: string[] = [];
   let worst = 0;
@@ -391,6 +429,8 @@ function levelRows(result: LevelResult, idle: Map<string, number>): string[] {
         fmt(quantile(list, 0.95))
       } | ${fmt(quantile(list, 0.99))} | ${idleMedian ? fmt(idleMedian) : "–"} | ${
         Number.isNaN(ratio) ? "–" : ratio.toFixed(1) + " ×"
+      } | ${splitP95(result.figures, kind)} | ${
+        fmt(quantile(result.figures.appMs.get(kind) ?? [], 0.95))
       } | ${result.figures.failures.get(kind) ?? 0} |`,
     );
   }
@@ -399,14 +439,16 @@ function levelRows(result: LevelResult, idle: Map<string, number>): string[] {
       fmt(quantile(result.health, 0.5))
     } | ${fmt(quantile(result.health, 0.95))} | ${fmt(quantile(result.health, 0.99))} | | max ${
       fmt(Math.max(...result.health))
-    } | 0 |`,
+    } | | | 0 |`,
   );
   rows.push(
     `| ${result.staff} | **level** | ${result.figures.total} requests | server CPU ${
       (result.cpuShare * 100).toFixed(0)
     } % of a core | RSS ${result.rssMB.toFixed(0)} MB | import ${
       result.importS === null ? "failed" : result.importS.toFixed(1) + " s"
-    } | | worst p95 ÷ idle ${worst.toFixed(1)} × | ${result.figures.failed} |`,
+    } | | worst p95 ÷ idle ${worst.toFixed(1)} × | PostgreSQL ${
+      (result.postgresShare * 100).toFixed(0)
+    } %, generator ${(result.generatorShare * 100).toFixed(0)} % | | ${result.figures.failed} |`,
   );
   return rows;
 }
@@ -447,8 +489,8 @@ async function runOn(kind: string): Promise<string[]> {
     lines.push(
       `Idle: ${IMPORT_ROWS.toLocaleString("en")}-row import alone ${idleImportS.toFixed(1)} s.`,
       "",
-      "| staff | kind | requests | p50 ms | p95 ms | p99 ms | idle median ms | p95 ÷ idle | errors |",
-      "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+      "| staff | kind | requests | p50 ms | p95 ms | p99 ms | idle median ms | p95 ÷ idle | p95 during / after the import | p95 inside the app | errors |",
+      "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
     for (const level of LEVELS) {
       console.log(`load: ${kind}, ${level} staff for ${LEVEL_SECONDS} s`);

@@ -6,7 +6,8 @@
  *
  * Points are remembered from the pages served and from every `SEEK_STRIDE`-th row of a deeper
  * walk, so one deep jump makes every page before it a seek. They are kept `SEEK_TTL_MS` and
- * forgotten at once when this process writes orders (`forgetSeekPoints`); a write by another
+ * forgotten at once when this process writes orders (`forgetSeekPoints`): every search's for an
+ * import or a delete, only those of searches sorted by notes for a note; a write by another
  * process (the worker's import on PostgreSQL) can shift the pages of a remembered search by the
  * rows it added or removed before them until then, as keyset paging does.
  *
@@ -30,17 +31,41 @@ const MAX_SEARCHES = 256;
 interface Points {
   born: number;
   points: Map<number, SeekPoint>;
+  /** For a search sorted by notes: `notesChanges` when its first point was remembered. */
+  notes: number | null;
+}
+
+/** How a search is told apart, and whether its order reads the notes. */
+export interface SeekSearch {
+  /** Its terms, AND/OR and sort (the page size does not matter). */
+  key: string;
+  /** Its sort reads the notes: a note may move its rows (`forgetSeekPoints("notes")`). */
+  readsNotes: boolean;
 }
 
 let searches = new WeakMap<object, Map<string, Points>>();
+/** Notes saved by this process so far: a search sorted by notes trusts points of its own count. */
+let notesChanges = 0;
 
-/** The search's points, refreshed in the LRU order; null when none or expired. */
+/** What a search saw before it read its page (`seekGeneration`), for `rememberPoints`. */
+export interface SeekGeneration {
+  notes: number;
+  searches: object;
+}
+
+/** Taken before a page is read: points from a read that a write overtook are not remembered. */
+export function seekGeneration(): SeekGeneration {
+  return { notes: notesChanges, searches };
+}
+
+/** The search's points, refreshed in the LRU order; null when none, expired or moved by a note. */
 function pointsOf(db: object, key: string, now: number): Points | null {
   const map = searches.get(db);
   const found = map?.get(key);
   if (!map || !found) return null;
   map.delete(key);
   if (now - found.born > SEEK_TTL_MS) return null;
+  if (found.notes !== null && found.notes !== notesChanges) return null;
   map.set(key, found);
   return found;
 }
@@ -48,33 +73,49 @@ function pointsOf(db: object, key: string, now: number): Points | null {
 /** The remembered point nearest before (or at) `offset`; position 0 (no point) when none. */
 export function nearestPoint(
   db: object,
-  key: string,
+  search: SeekSearch,
   offset: number,
   now = Date.now(),
 ): { position: number; point: SeekPoint | null } {
   let best: { position: number; point: SeekPoint | null } = { position: 0, point: null };
-  for (const [position, point] of pointsOf(db, key, now)?.points ?? []) {
+  for (const [position, point] of pointsOf(db, search.key, now)?.points ?? []) {
     if (position <= offset && position > best.position) best = { position, point };
   }
   return best;
 }
 
-/** Remembers points of a search (position → the order just before it). */
+/**
+ * Remembers points of a search (position → the order just before it), read from the data as it
+ * was at `seen`: nothing when a write that may move them came since.
+ */
 export function rememberPoints(
   db: object,
-  key: string,
+  search: SeekSearch,
   points: Iterable<[number, SeekPoint]>,
+  seen: SeekGeneration = seekGeneration(),
   now = Date.now(),
 ): void {
+  if (seen.searches !== searches) return;
+  if (search.readsNotes && seen.notes !== notesChanges) return;
   let map = searches.get(db);
   if (!map) searches.set(db, map = new Map());
-  let entry = pointsOf(db, key, now);
-  if (!entry) map.set(key, entry = { born: now, points: new Map() });
+  let entry = pointsOf(db, search.key, now);
+  if (!entry) {
+    const notes = search.readsNotes ? notesChanges : null;
+    map.set(search.key, entry = { born: now, points: new Map(), notes });
+  }
   for (const [position, point] of points) if (position > 0) entry.points.set(position, point);
   while (map.size > MAX_SEARCHES) map.delete(map.keys().next().value!);
 }
 
-/** Forgets every search's points (orders were written: positions may have moved). */
-export function forgetSeekPoints(): void {
-  searches = new WeakMap();
+/**
+ * Forgets the points that a write may have moved: every search's after an import, a delete or
+ * the deletion job (`"orders"`: rows came, went or changed their sorted values); after a note
+ * (`"notes"`), only those of searches sorted by notes, since a note changes no other sorted
+ * value, no searched column and no row's presence, so every other search's rows keep their
+ * positions (and people paging deep keep their seeks while colleagues write notes).
+ */
+export function forgetSeekPoints(what: "orders" | "notes" = "orders"): void {
+  if (what === "notes") notesChanges++;
+  else searches = new WeakMap();
 }

@@ -36,11 +36,12 @@ export async function findOrder(db: Db, id: number): Promise<OrderDetail | null>
  * @returns false when there is no such order
  */
 export async function saveNote(db: Db, orderId: number, note: string | null): Promise<boolean> {
-  forgetSeekPoints(); // a page sorted by notes may move (page_seek.ts)
   const rows = await db.query(
     "update orders set notes = $2 where id = $1 returning id",
     [orderId, note === null || note === "" ? null : note],
   );
+  // Once the note is in: a page sorted by notes may move (page_seek.ts).
+  forgetSeekPoints("notes");
   return rows.length > 0;
 }
 
@@ -51,7 +52,6 @@ export async function saveNote(db: Db, orderId: number, note: string | null): Pr
  * @returns false when there is no such order
  */
 export async function deleteOrder(db: Db, id: number): Promise<boolean> {
-  forgetSeekPoints(); // the list's deep pages move up by one (page_seek.ts)
   const rows = await db.query<{ id: number }>(
     `update orders
         set deleted_status = true, active_status = false,
@@ -59,6 +59,7 @@ export async function deleteOrder(db: Db, id: number): Promise<boolean> {
       where id = $1 returning id`,
     [id],
   );
+  forgetSeekPoints(); // once it is gone, the list's deep pages move up by one (page_seek.ts)
   return rows.length > 0;
 }
 

@@ -26,7 +26,14 @@ import {
   type SearchSample,
 } from "./search_sample.ts";
 import { choosePieces } from "./trigram_choice.ts";
-import { nearestPoint, rememberPoints, SEEK_STRIDE, type SeekPoint } from "./page_seek.ts";
+import {
+  nearestPoint,
+  rememberPoints,
+  SEEK_STRIDE,
+  seekGeneration,
+  type SeekPoint,
+  type SeekSearch,
+} from "./page_seek.ts";
 
 const plainFields = new Set<string>([...DATE_FIELDS, ...NUMBER_FIELDS]);
 
@@ -383,7 +390,7 @@ export interface SearchPlan {
   /** The sort keys, without the id's tie-break. */
   keys: SortKey[];
   /** The search as seek points know it (`page_seek.ts`): its terms and order. */
-  seekKey: string;
+  seek: SeekSearch;
   offset: number;
   /**
    * For a selective or rare search: the matches' ids and sort keys gathered once (at most
@@ -424,8 +431,11 @@ export function searchPlan(request: OrderListRequest, sample: SearchSample | nul
     union all
     (select id, null from m order by ${orderBy(keys, { named: true })}
       limit ${request.PageSize} offset ${offset})`;
-  const seekKey = JSON.stringify([searchTerms(request), !!request.AndOrParam, orderBy(keys)]);
-  return { keys, seekKey, offset, gather, byIds, where, params, bound, rare };
+  const seek = {
+    key: JSON.stringify([searchTerms(request), !!request.AndOrParam, orderBy(keys)]),
+    readsNotes: keys.some((key) => key.expression === SORTABLE.get("notes")),
+  };
+  return { keys, seek, offset, gather, byIds, where, params, bound, rare };
 }
 
 /**
@@ -544,7 +554,8 @@ async function seekPage(
   limit: number,
   signal?: AbortSignal,
 ): Promise<{ rows: PageRow[]; end: number | null }> {
-  const from = nearestPoint(db, plan.seekKey, plan.offset);
+  const seen = seekGeneration();
+  const from = nearestPoint(db, plan.seek, plan.offset);
   const skip = plan.offset - from.position;
   const sql = pageStatement(plan.where, plan.keys, limit, skip, from);
   type Found = PageRow & {
@@ -563,7 +574,7 @@ async function seekPage(
     }
     if (seekRow > skip && seekRow <= skip + limit) rows.push(row);
   }
-  rememberPoints(db, plan.seekKey, points);
+  rememberPoints(db, plan.seek, points, seen);
   const walked = found[0]?.seekWalked ?? 0;
   // Fewer rows than asked for: the matches end `walked` rows after the point.
   const end = walked < skip + limit + 1 ? from.position + walked : null;

@@ -53,10 +53,13 @@ Deno.test("request ids: header, every line of the request, the 500 answer", asyn
   app.get("/bad", () => {
     throw new (class extends Error {})("x");
   });
+  let deepTiming = "";
   try {
     const { lines } = await capture(async () => {
       const deep = await app.request("/deep", { headers: { "x-request-id": "proxy-id.42" } });
       assert.equal(deep.headers.get("x-request-id"), "proxy-id.42");
+      // The time inside the app, as the log line says it: the handler waited 5 ms.
+      deepTiming = deep.headers.get("server-timing") ?? "";
       const odd = await app.request("/deep", {
         headers: { "x-request-id": "a b;c" + "x".repeat(200) },
       });
@@ -76,6 +79,8 @@ Deno.test("request ids: header, every line of the request, the 500 answer", asyn
     assert.equal(request.path, "/deep");
     assert.equal(request.status, 200);
     assert.equal(typeof request.duration, "number");
+    assert.ok(Number(request.duration) >= 5, String(request.duration));
+    assert.equal(deepTiming, `app;dur=${request.duration}`);
     const failed = lines.filter((l) => l.path === "/boom");
     assert.deepEqual(failed.map((l) => l.level), ["warn", "error", "warn"]);
     assert.equal(new Set(failed.map((l) => l.requestId)).size, 1);

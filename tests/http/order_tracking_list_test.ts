@@ -393,6 +393,8 @@ Deno.test("order list: deep pages are exactly the rows of an offset query", asyn
         before.orders.slice(1).map((o) => o.id),
       );
       const noted = (await search(admin, { ...sorted, PageIndex: 30 })).orders[0];
+      // Pages sorted by notes read before the note (their points remembered) move with it.
+      await check({ terms: {}, and: false, sort: [["notes", true]], size: 25, pages: [0.9, 0.5] });
       await admin.post("/api/order-tracking/notes", { orderId: noted.id, note: "aaa first" });
       await check({ terms: {}, and: false, sort: [["notes", true]], size: 25, pages: [0.9, 0.5] });
       await check({ terms: {}, and: false, sort: [["qty", false]], size: 50, pages: [0.7, 1] });

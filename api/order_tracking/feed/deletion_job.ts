@@ -28,8 +28,7 @@ export interface StaleDeletion {
  * ```
  */
 export async function deleteStaleOrders(db: Db, now: Date): Promise<StaleDeletion[]> {
-  forgetSeekPoints(); // the list's deep pages may move (page_seek.ts)
-  return await db.query<StaleDeletion>(
+  const deleted = await db.query<StaleDeletion>(
     `with stale as (
        update orders o
           set deleted_status = true, active_status = false, deleted_at = $1::timestamptz
@@ -44,6 +43,8 @@ export async function deleteStaleOrders(db: Db, now: Date): Promise<StaleDeletio
       group by s.id, s.source_name order by s.id`,
     [now.toISOString()],
   );
+  forgetSeekPoints(); // once they are gone, the list's deep pages may move (page_seek.ts)
+  return deleted;
 }
 
 /**

@@ -1,0 +1,60 @@
+/**
+ * Which writes forget which seek points: a note only those of searches sorted by notes, any other
+ * write every search's, and a read that a write overtook leaves none.
+ */
+import assert from "node:assert/strict";
+import {
+  forgetSeekPoints,
+  nearestPoint,
+  rememberPoints,
+  seekGeneration,
+  type SeekSearch,
+} from "./page_seek.ts";
+
+const byName: SeekSearch = { key: "by customer name", readsNotes: false };
+const byNotes: SeekSearch = { key: "by notes", readsNotes: true };
+const point = (id: number) => ({ id, nulls: [false] });
+
+/** The position of the nearest point before page 3 of 50 (100 when remembered, 0 when not). */
+const nearest = (db: object, search: SeekSearch) => nearestPoint(db, search, 100).position;
+
+Deno.test("seek points: a note forgets only the searches sorted by notes", () => {
+  const db = {};
+  rememberPoints(db, byName, [[100, point(7)]]);
+  rememberPoints(db, byNotes, [[100, point(8)]]);
+  assert.equal(nearest(db, byName), 100);
+  assert.equal(nearest(db, byNotes), 100);
+
+  forgetSeekPoints("notes");
+  assert.equal(nearest(db, byName), 100);
+  assert.equal(nearest(db, byNotes), 0);
+
+  // Remembered again after the note, they are trusted again.
+  rememberPoints(db, byNotes, [[100, point(9)]]);
+  assert.deepEqual(nearestPoint(db, byNotes, 100).point, point(9));
+});
+
+Deno.test("seek points: an import or a delete forgets every search's", () => {
+  const db = {};
+  rememberPoints(db, byName, [[100, point(7)]]);
+  rememberPoints(db, byNotes, [[100, point(8)]]);
+  forgetSeekPoints();
+  assert.equal(nearest(db, byName), 0);
+  assert.equal(nearest(db, byNotes), 0);
+});
+
+Deno.test("seek points: a page read before a write is not remembered after it", () => {
+  const db = {};
+  const cases: [string, SeekSearch, () => void, number][] = [
+    ["a note, sorted by notes", byNotes, () => forgetSeekPoints("notes"), 0],
+    ["a note, sorted by name", byName, () => forgetSeekPoints("notes"), 100],
+    ["an import", byName, () => forgetSeekPoints(), 0],
+  ];
+  for (const [label, search, write, expected] of cases) {
+    forgetSeekPoints();
+    const seen = seekGeneration();
+    write(); // commits while the page is being read
+    rememberPoints(db, search, [[100, point(7)]], seen);
+    assert.equal(nearest(db, search), expected, label);
+  }
+});
