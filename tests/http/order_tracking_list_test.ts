@@ -10,6 +10,7 @@ import type { Order, OrderDetail } from "../../shared/contract/order_tracking.ts
 import { ADMIN_PASSWORD, startTestServer } from "../support/server.ts";
 import { type TestClient, testClient } from "../support/http.ts";
 import { createSource, csv, importFile } from "../support/order_tracking.ts";
+import { upload } from "../support/inventory.ts";
 
 const HEADERS = [
   "PO #",
@@ -398,6 +399,28 @@ Deno.test("order list: deep pages are exactly the rows of an offset query", asyn
       await admin.post("/api/order-tracking/notes", { orderId: noted.id, note: "aaa first" });
       await check({ terms: {}, and: false, sort: [["notes", true]], size: 25, pages: [0.9, 0.5] });
       await check({ terms: {}, and: false, sort: [["qty", false]], size: 50, pages: [0.7, 1] });
+
+      // An import over the API in two batches of orders that sort first: once it is in, deep
+      // pages read before it are the offset's pages of the new data.
+      const byPo = {
+        terms: {},
+        and: false,
+        sort: [["customerPoNumber", true]] as [string, boolean][],
+      };
+      await check({ ...byPo, size: 50, pages: [0.8, 0.4] });
+      const rows = Array.from({ length: 130 }, (_, i) => `AAA-${1000 + i},SKU-X,Cy,Cy,Sup,Br,,1`);
+      const imported = await upload(
+        admin,
+        server.url,
+        `/api/order-tracking-sources/${source}/import`,
+        {
+          name: "orders.csv",
+          bytes: new TextEncoder().encode(csv([HEADERS, ...rows.map((r) => r.split(","))])),
+        },
+        {},
+      );
+      assert.equal((imported.body as { status: string }).status, "succeeded");
+      await check({ ...byPo, size: 50, pages: [0.8, 0.4] });
     });
 
     await t.step("a page past the first 10,000 results is a 400 saying to narrow", async () => {

@@ -94,7 +94,7 @@ export async function importFile(
   options: { fileName?: string; receivedAt?: Date } = {},
 ): Promise<ImportOutcome> {
   const bytes = typeof content === "string" ? new TextEncoder().encode(content) : content;
-  return await db.transaction((tx) =>
+  const outcome = await db.transaction((tx) =>
     importOrderFile(tx, {
       runId: 0,
       sourceId,
@@ -104,6 +104,8 @@ export async function importFile(
       receivedAt: options.receivedAt ?? new Date(),
     })
   );
+  await outcome.afterCommit?.(db);
+  return outcome;
 }
 
 /** A CSV text from rows of cells (quoted where needed), CRLF line ends like Excel writes. */

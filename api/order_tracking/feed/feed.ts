@@ -28,6 +28,7 @@ import {
 import { enqueueJob } from "../../jobs/queue.ts";
 import { ANALYZE_ORDERS_JOB, needsAnalyze } from "./statistics_job.ts";
 import { type UpsertCounts, upsertOrders } from "./upsert.ts";
+import { forgetSeekPoints } from "../page_seek.ts";
 
 /** The active sources reading mailbox `emailSourceId`. */
 export async function orderTrackingMailRules(db: Db, emailSourceId: number): Promise<MailRule[]> {
@@ -124,6 +125,11 @@ async function finishImport(
   const failed = read.rows > 0 && read.records.length === 0;
   if (failed) log.push("No row of the file could be imported.");
   return {
+    // Once the import is in, the list's remembered page starts are recounted (page_seek.ts).
+    // While its batches commit, a deep page continues after the order it remembered, as keyset
+    // paging does (no order twice or lost at a boundary paged with Next), and is not walked
+    // again from the start for every batch.
+    afterCommit: () => Promise.resolve(forgetSeekPoints()),
     status: failed ? "failed" : "succeeded",
     counts: {
       rows: read.rows,

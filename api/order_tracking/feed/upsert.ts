@@ -13,7 +13,6 @@ import {
   type OrderField,
 } from "../../../shared/contract/order_tracking.ts";
 import type { OrderRecord } from "../../../shared/order_files/rows.ts";
-import { forgetSeekPoints } from "../page_seek.ts";
 
 const CHUNK = 5000;
 const dateFields = new Set<string>(DATE_FIELDS);
@@ -105,8 +104,6 @@ export async function upsertOrders(
 ): Promise<UpsertCounts> {
   // One import per source at a time: two files of one source would race on the same keys.
   await tx.query("select pg_advisory_xact_lock(7243004, $1)", [sourceId]);
-  // The list's deep pages may move (page_seek.ts).
-  forgetSeekPoints();
   const plan = planFor(fields);
   const received = receivedAt.toISOString();
   const stored = records.length ? await storedKeys(tx, sourceId, records) : new Set<string>();
