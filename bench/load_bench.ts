@@ -9,8 +9,12 @@
  *   of each level. Levels from BENCH_LOAD_STAFF ("10,50,200,1000"), BENCH_LOAD_SECONDS each.
  * - *capacity*: 50 connections without think time for BENCH_LOAD_CAPACITY_SECONDS, set beside
  *   the same queries called straight on the database (PostgreSQL) at the same concurrency.
- * - `/health` is asked every 200 ms throughout; the server process's CPU and memory are read
- *   from /proc.
+ * - `/health` is asked every 200 ms throughout; the server process's CPU and memory, and the
+ *   CPU of the PostgreSQL processes and of this generator, are read from /proc.
+ * - Each kind's p95 is also split by whether the request ended while the level's import ran,
+ *   and set beside the p95 of the time inside the app (its `Server-Timing`): where the tail is.
+ * - BENCH_APP_V8_FLAGS and BENCH_APP_DENO_ARGS pass flags to the app for a diagnosis
+ *   (`--trace-gc`; `--inspect=127.0.0.1:9229` to take a CPU profile of it under load).
  *
  * `BENCH_ONLY=load deno task bench` runs it alone; BENCH_LOAD_DB ("pglite,postgres") picks the
  * databases; PostgreSQL from BENCH_DATABASE_URL or DATABASE_URL (a database `bench_load` is
