@@ -14,27 +14,18 @@ type Body = Request extends infer R ? R extends { id: number } ? Omit<R, "id"> :
 /** How long a background transaction lets a request's next statement go first. */
 const BACKGROUND_GRACE_MS = 10;
 /**
- * A background transaction waits for a quiet moment at most this long, or BACKGROUND_YIELD times
- * as long as the last one held the connection when that is longer (so that under constant load an
- * import still gets a quarter of the connection, and other users three quarters), then goes
- * anyway.
+ * A background transaction waits for a quiet moment at most this long, or as long as the last
+ * one held the connection when that is longer (so that under constant load an import still gets
+ * half of the connection), then goes anyway.
  */
 const BACKGROUND_MAX_WAIT_MS = 100;
-/**
- * How many times its own length a background transaction lets others go first under constant
- * load. At 1 (half each), 200 staff and a 20,000-row import together asked more of PGlite than it
- * has, and every request queued behind the import for the 30 s it ran (docs/benchmarks.md, "Load
- * and soak"); at 3 the import takes longer only while the connection is busy all the time.
- */
-const BACKGROUND_YIELD = 3;
 
 /**
  * Whose turn it is on the one connection. Statements and transactions are served first come,
  * first served; background transactions (an import's batches) go only when no other statement
  * waits and none arrived for BACKGROUND_GRACE_MS (a request sends its statements one after
  * another, so without the grace a batch would slip in between each two of them), but after
- * their overdue wait (BACKGROUND_MAX_WAIT_MS, or BACKGROUND_YIELD times the last one's length)
- * they go next in any case, so that an import progresses under any load.
+ * BACKGROUND_MAX_WAIT_MS they go next in any case, so that an import progresses under any load.
  */
 function turns() {
   let busy = false;
@@ -44,8 +35,7 @@ function turns() {
   let lastBackgroundMs = 0;
   let lastForeground = 0;
   const overdue = (since: number) =>
-    performance.now() - since >=
-      Math.max(BACKGROUND_MAX_WAIT_MS, BACKGROUND_YIELD * lastBackgroundMs);
+    performance.now() - since >= Math.max(BACKGROUND_MAX_WAIT_MS, lastBackgroundMs);
   const waiting: Array<() => void> = [];
   const background: Array<{ grant(): void; since: number }> = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
