@@ -58,15 +58,14 @@ class Figures implements Recorder {
   readonly failures = new Map<string, number>();
   readonly errors: string[] = [];
   record(kind: string, ms: number, ok: boolean, appMs?: number) {
-    if (!this.ms.has(kind)) this.ms.set(kind, []);
-    this.ms.get(kind)!.push(ms);
-    if (appMs !== undefined) {
-      if (!this.appMs.has(kind)) this.appMs.set(kind, []);
-      this.appMs.get(kind)!.push(appMs);
-    }
-    const split = this.importing ? this.duringImport : this.otherwise;
-    if (!split.has(kind)) split.set(kind, []);
-    split.get(kind)!.push(ms);
+    const add = (lists: Map<string, number[]>, value: number) => {
+      const list = lists.get(kind);
+      if (list) list.push(value);
+      else lists.set(kind, [value]);
+    };
+    add(this.ms, ms);
+    add(this.importing ? this.duringImport : this.otherwise, ms);
+    if (appMs !== undefined) add(this.appMs, appMs);
     if (!ok) this.failures.set(kind, (this.failures.get(kind) ?? 0) + 1);
   }
   get total() {

@@ -92,7 +92,7 @@ export function rememberPoints(
   db: object,
   search: SeekSearch,
   points: Iterable<[number, SeekPoint]>,
-  seen: SeekGeneration = seekGeneration(),
+  seen: SeekGeneration,
   now = Date.now(),
 ): void {
   if (seen.searches !== searches) return;

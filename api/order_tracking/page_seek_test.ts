@@ -20,8 +20,8 @@ const nearest = (db: object, search: SeekSearch) => nearestPoint(db, search, 100
 
 Deno.test("seek points: a note forgets only the searches sorted by notes", () => {
   const db = {};
-  rememberPoints(db, byName, [[100, point(7)]]);
-  rememberPoints(db, byNotes, [[100, point(8)]]);
+  rememberPoints(db, byName, [[100, point(7)]], seekGeneration());
+  rememberPoints(db, byNotes, [[100, point(8)]], seekGeneration());
   assert.equal(nearest(db, byName), 100);
   assert.equal(nearest(db, byNotes), 100);
 
@@ -30,14 +30,14 @@ Deno.test("seek points: a note forgets only the searches sorted by notes", () =>
   assert.equal(nearest(db, byNotes), 0);
 
   // Remembered again after the note, they are trusted again.
-  rememberPoints(db, byNotes, [[100, point(9)]]);
+  rememberPoints(db, byNotes, [[100, point(9)]], seekGeneration());
   assert.deepEqual(nearestPoint(db, byNotes, 100).point, point(9));
 });
 
 Deno.test("seek points: an import or a delete forgets every search's", () => {
   const db = {};
-  rememberPoints(db, byName, [[100, point(7)]]);
-  rememberPoints(db, byNotes, [[100, point(8)]]);
+  rememberPoints(db, byName, [[100, point(7)]], seekGeneration());
+  rememberPoints(db, byNotes, [[100, point(8)]], seekGeneration());
   forgetSeekPoints();
   assert.equal(nearest(db, byName), 0);
   assert.equal(nearest(db, byNotes), 0);
