@@ -21,7 +21,7 @@
  * created on it and dropped after). Loopback only; every loop is bounded in time.
  */
 import postgres from "postgres";
-import { openDb } from "../api/db/client.ts";
+import { type Db, openDb } from "../api/db/client.ts";
 import { migrate } from "../api/db/migrate.ts";
 import { hashPassword } from "../api/auth/password.ts";
 import { searchOrders } from "../api/order_tracking/search.ts";
@@ -37,6 +37,7 @@ const LEVELS = env("BENCH_LOAD_STAFF", "10,50,200,1000").split(",").map(Number);
 const LEVEL_SECONDS = Number(env("BENCH_LOAD_SECONDS", "60"));
 const CAPACITY_SECONDS = Number(env("BENCH_LOAD_CAPACITY_SECONDS", "20"));
 const CAPACITY_CONNECTIONS = 50;
+const CAPACITY_ROUNDS = Number(env("BENCH_LOAD_CAPACITY_ROUNDS", "3"));
 const IMPORT_ROWS = Number(env("BENCH_LOAD_IMPORT_ROWS", "20000"));
 const DATABASES = env("BENCH_LOAD_DB", "pglite,postgres").split(",").map((s) => s.trim());
 const PG_URL = Deno.env.get("BENCH_DATABASE_URL") ?? Deno.env.get("DATABASE_URL") ??
@@ -360,48 +361,118 @@ async function staffLevel(
   };
 }
 
-async function capacity(staff: Staff[]): Promise<{ rate: number; figures: Figures }> {
-  const figures = sink.target = new Figures();
+async function capacity(staff: Staff[], figures: Figures): Promise<number> {
+  sink.target = figures;
+  const before = figures.total;
   const started = performance.now();
   const until = started + CAPACITY_SECONDS * 1000;
   await Promise.all(staff.map((member) => loop(figures, until, () => act(member))));
-  return { rate: figures.total / ((performance.now() - started) / 1000), figures };
+  return (figures.total - before) / ((performance.now() - started) / 1000);
+}
+
+/**
+ * The capacity paragraph: rounds of the app's rate and the database's own, in turns, so that
+ * both see the same moments of the machine (autovacuum, another process); each rate is the
+ * median of its rounds.
+ */
+async function capacityLines(appPid: number, staff: Staff[], prepared: Prepared) {
+  const figures = new Figures();
+  const app = new Rounds();
+  const direct = new Rounds();
+  // The straight runs share one pool that stays open and warm, as the app's does.
+  const db = prepared.direct ? await prepared.direct() : null;
+  try {
+    if (db) await directCapacity(db, 5);
+    for (let round = 0; round < CAPACITY_ROUNDS; round++) {
+      await app.measure(appPid, () => capacity(staff, figures));
+      if (db) await direct.measure(Deno.pid, () => directCapacity(db));
+    }
+  } finally {
+    await db?.close();
+  }
+  return [
+    `Capacity, ${CAPACITY_CONNECTIONS} connections without think time, ${CAPACITY_ROUNDS} rounds ` +
+    `of ${CAPACITY_SECONDS} s: **${
+      app.rate.toFixed(0)
+    } req/s** through the app (median of ${app.rates()}; ${figures.failed} errors; server process ${
+      app.cpu("process")
+    }, PostgreSQL processes ${app.cpu("postgres")}, this generator ${
+      app.cpu("generator")
+    }; PostgreSQL CPU ${app.pgMsPerRequest.toFixed(2)} ms a request; p95 ${
+      fmt(quantile([...figures.ms.values()].flat(), 0.95))
+    } ms)` +
+    (db === null ? "." : `; the same queries straight on the database, each round right after ` +
+      `the app's: ${direct.rate.toFixed(0)} req/s (median of ${direct.rates()}; PostgreSQL ` +
+      `processes ${direct.cpu("postgres")}, this process ${direct.cpu("process")}; PostgreSQL ` +
+      `CPU ${direct.pgMsPerRequest.toFixed(2)} ms a request), so the app reaches **${
+        (app.rate / direct.rate * 100).toFixed(0)
+      } %** of the database's rate.`),
+  ];
+}
+
+/** Rates of capacity rounds, with the CPU the processes used meanwhile. */
+class Rounds {
+  readonly list: number[] = [];
+  seconds = 0;
+  requests = 0;
+  readonly cpuS = { process: 0, postgres: 0, generator: 0 };
+  /** Runs one round of `work` (answering its rate) and adds its CPU, `pid` being the server. */
+  async measure(pid: number, work: () => Promise<number>) {
+    const before = { process: processUsage(pid).cpuS, postgres: commandCpu("postgres") };
+    const generator = processUsage(Deno.pid).cpuS;
+    const t0 = performance.now();
+    const rate = await work();
+    const seconds = (performance.now() - t0) / 1000;
+    this.list.push(rate);
+    this.seconds += seconds;
+    this.requests += rate * seconds;
+    this.cpuS.process += processUsage(pid).cpuS - before.process;
+    this.cpuS.postgres += commandCpu("postgres") - before.postgres;
+    this.cpuS.generator += processUsage(Deno.pid).cpuS - generator;
+  }
+  get rate() {
+    return quantile(this.list, 0.5);
+  }
+  get pgMsPerRequest() {
+    return this.cpuS.postgres * 1000 / this.requests;
+  }
+  rates() {
+    return this.list.map((n) => n.toFixed(0)).join(", ");
+  }
+  cpu(what: keyof Rounds["cpuS"]) {
+    return `${(this.cpuS[what] / this.seconds * 100).toFixed(0)} %`;
+  }
 }
 
 /** The same mix's queries called straight on the database at the same concurrency. */
-async function directCapacity(open: () => ReturnType<typeof openDb>): Promise<number> {
-  const db = await open();
-  try {
-    let done = 0;
-    const until = performance.now() + CAPACITY_SECONDS * 1000;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: CAPACITY_CONNECTIONS }, async () => {
-        while (performance.now() < until) {
-          const roll = Math.random();
-          if (roll < 0.55) {
-            const [, terms] = pick(SEARCHES);
-            await searchOrders(
-              db,
-              {
-                PageSize: 50,
-                PageIndex: 1,
-                AndOrParam: true,
-                ...terms(),
-              } as Parameters<typeof searchOrders>[1],
-            );
-          } else if (roll < 0.7) await findOrder(db, someOrder());
-          else if (roll < 0.78) await saveNote(db, someOrder(), "direct");
-          else if (roll < 0.9) await orderUpdateStats(db);
-          else await db.query("select id from import_runs order by id desc limit 50");
-          done++;
-        }
-      }),
-    );
-    return done / ((performance.now() - started) / 1000);
-  } finally {
-    await db.close();
-  }
+async function directCapacity(db: Db, seconds = CAPACITY_SECONDS): Promise<number> {
+  let done = 0;
+  const until = performance.now() + seconds * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CAPACITY_CONNECTIONS }, async () => {
+      while (performance.now() < until) {
+        const roll = Math.random();
+        if (roll < 0.55) {
+          const [, terms] = pick(SEARCHES);
+          await searchOrders(
+            db,
+            {
+              PageSize: 50,
+              PageIndex: 1,
+              AndOrParam: true,
+              ...terms(),
+            } as Parameters<typeof searchOrders>[1],
+          );
+        } else if (roll < 0.7) await findOrder(db, someOrder());
+        else if (roll < 0.78) await saveNote(db, someOrder(), "direct");
+        else if (roll < 0.9) await orderUpdateStats(db);
+        else await db.query("select id from import_runs order by id desc limit 50");
+        done++;
+      }
+    }),
+  );
+  return done / ((performance.now() - started) / 1000);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -504,30 +575,8 @@ async function runOn(kind: string): Promise<string[]> {
       }
     }
     console.log(`load: ${kind}, capacity at ${CAPACITY_CONNECTIONS} connections`);
-    const before = processUsage(app.pid);
-    const pgBefore = commandCpu("postgres");
-    const generatorBefore = processUsage(Deno.pid);
-    const t0 = performance.now();
-    const cap = await capacity(staff.slice(0, CAPACITY_CONNECTIONS));
-    const elapsed = (performance.now() - t0) / 1000;
-    const after = processUsage(app.pid);
-    const cpu = (after.cpuS - before.cpuS) / elapsed;
-    const pgCpu = (commandCpu("postgres") - pgBefore) / elapsed;
-    const generatorCpu = (processUsage(Deno.pid).cpuS - generatorBefore.cpuS) / elapsed;
-    lines.push("");
-    const direct = prepared.direct ? await directCapacity(prepared.direct) : null;
+    lines.push("", ...await capacityLines(app.pid, staff.slice(0, CAPACITY_CONNECTIONS), prepared));
     lines.push(
-      `Capacity, ${CAPACITY_CONNECTIONS} connections without think time, ${CAPACITY_SECONDS} s: ` +
-        `**${cap.rate.toFixed(0)} req/s** through the app (${cap.figures.failed} errors; server ` +
-        `process ${(cpu * 100).toFixed(0)} % of a core, PostgreSQL processes ${
-          (pgCpu * 100).toFixed(0)
-        } %, this generator ${(generatorCpu * 100).toFixed(0)} %; p95 ${
-          fmt(quantile([...cap.figures.ms.values()].flat(), 0.95))
-        } ms)` +
-        (direct === null
-          ? "."
-          : `; the same queries straight on the database: ${direct.toFixed(0)} req/s, so the ` +
-            `app reaches **${(cap.rate / direct * 100).toFixed(0)} %** of the database's rate.`),
       "",
       `Server memory at the end: ${processUsage(app.pid).rssMB.toFixed(0)} MB resident, peak ${
         processUsage(app.pid).peakMB.toFixed(0)

@@ -31,7 +31,7 @@ export async function createAccessToken(
   const [row] = await db.query<AccessToken>(
     `insert into access_tokens (user_id, name, token_hash, token_hint) values ($1, $2, $3, $4)
      returning ${COLUMNS}`,
-    [userId, name, await hashToken(token), token.slice(0, HINT_LENGTH)],
+    [userId, name, hashToken(token), token.slice(0, HINT_LENGTH)],
   );
   return { ...row, token };
 }
@@ -75,7 +75,7 @@ export async function revokeUserAccessTokens(
 export async function accessTokenId(db: Db, token: string): Promise<number | null> {
   const [row] = await db.query<{ id: number }>(
     "select id from access_tokens where token_hash = $1 and revoked_at is null",
-    [await hashToken(token)],
+    [hashToken(token)],
   );
   return row?.id ?? null;
 }
@@ -94,7 +94,8 @@ export async function userForBearerToken(db: Db, token: string): Promise<Session
                or t.last_used_at < now() - make_interval(secs => $2)) as stale
        from access_tokens t join users u on u.id = t.user_id
       where t.token_hash = $1 and t.revoked_at is null and u.active_status`,
-    [await hashToken(token), LAST_USED_GRANULARITY_SECONDS],
+    [hashToken(token), LAST_USED_GRANULARITY_SECONDS],
+    { prepare: true },
   );
   if (!row) return null;
   if (row.stale) {

@@ -42,7 +42,7 @@ export async function createResetToken(
   await db.query(
     `insert into password_reset_tokens (token_hash, user_id, expires_at)
      values ($1, $2, now() + make_interval(mins => $3))`,
-    [await hashToken(token), user.id, RESET_TOKEN_MINUTES],
+    [hashToken(token), user.id, RESET_TOKEN_MINUTES],
   );
   return { token, email: user.email, username: user.username };
 }
@@ -58,7 +58,7 @@ export async function completeReset(db: Db, token: string, newPassword: string):
       `update password_reset_tokens set used_at = now()
         where token_hash = $1 and used_at is null and expires_at > now()
         returning user_id as "userId"`,
-      [await hashToken(token)],
+      [hashToken(token)],
     );
     if (!row) throw invalid("This reset link is invalid or has expired. Request a new one.");
     await tx.query("update users set password_hash = $2 where id = $1", [row.userId, passwordHash]);
@@ -113,7 +113,7 @@ export async function sendResetMail(
 ): Promise<void> {
   const reset = await createResetToken(deps.db, payload.username);
   if (!reset) return;
-  const tokenHash = await hashToken(reset.token);
+  const tokenHash = hashToken(reset.token);
   const base = deps.config.PUBLIC_URL;
   if (!base) {
     await deps.db.query("update password_reset_tokens set used_at = now() where token_hash = $1", [

@@ -28,8 +28,8 @@ async function issueTokens(db: Db, sessionId: string): Promise<TokenPair> {
        ($1, $3, 'access', now() + make_interval(secs => $4)),
        ($2, $3, 'refresh', now() + make_interval(secs => $5))`,
     [
-      await hashToken(pair.access),
-      await hashToken(pair.refresh),
+      hashToken(pair.access),
+      hashToken(pair.refresh),
       sessionId,
       ACCESS_TOKEN_SECONDS,
       REFRESH_TOKEN_SECONDS,
@@ -83,7 +83,8 @@ export async function userForAccessToken(db: Db, token: string): Promise<Session
        join users u on u.id = s.user_id
       where t.token_hash = $1 and t.kind = 'access' and t.expires_at > now()
         and s.revoked_at is null and s.expires_at > now() and u.active_status`,
-    [await hashToken(token)],
+    [hashToken(token)],
+    { prepare: true },
   );
   return row ?? null;
 }
@@ -98,7 +99,7 @@ export type RefreshResult =
  * grace window gets a pair of its own; a repeat after it revokes the session.
  */
 export async function refreshSession(db: Db, token: string): Promise<RefreshResult> {
-  const tokenHash = await hashToken(token);
+  const tokenHash = hashToken(token);
   return await db.transaction(async (tx) => {
     const [row] = await tx.query<{
       sessionId: string;
@@ -162,7 +163,7 @@ export async function revokeUserSessions(
 export async function sessionForRefreshToken(db: Db, token: string): Promise<string | null> {
   const [row] = await db.query<{ sessionId: string }>(
     `select session_id as "sessionId" from session_tokens where token_hash = $1 and kind = 'refresh'`,
-    [await hashToken(token)],
+    [hashToken(token)],
   );
   return row?.sessionId ?? null;
 }
@@ -174,7 +175,7 @@ export async function sessionForRefreshToken(db: Db, token: string): Promise<str
 export async function sessionForAccessToken(db: Db, token: string): Promise<string | null> {
   const [row] = await db.query<{ sessionId: string }>(
     `select session_id as "sessionId" from session_tokens where token_hash = $1 and kind = 'access'`,
-    [await hashToken(token)],
+    [hashToken(token)],
   );
   return row?.sessionId ?? null;
 }

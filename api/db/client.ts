@@ -58,7 +58,11 @@ function openPostgres(url: string, poolSize: number): Db {
     async query<T>(text: string, params: readonly unknown[] = [], options?: QueryOptions) {
       const signal = options?.signal;
       signal?.throwIfAborted();
-      const pending = conn.unsafe(text, params as postgres.ParameterOrJSON<never>[]);
+      const pending = conn.unsafe(
+        text,
+        params as postgres.ParameterOrJSON<never>[],
+        options?.prepare ? { prepare: true } : {},
+      );
       if (!signal) return [...await pending] as T[];
       // The server stops the statement (a cancel request on a second connection).
       const cancel = () => pending.cancel();

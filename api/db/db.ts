@@ -37,6 +37,15 @@ export interface TransactionOptions {
 export interface QueryOptions {
   /** Aborting it cancels the statement (PostgreSQL) or keeps it from starting (both). */
   signal?: AbortSignal;
+  /**
+   * A statement of fixed text that runs on most requests (the session lookup, an order by id):
+   * PostgreSQL keeps it parsed on its connection, which also saves postgres.js the round trip
+   * that describes an unprepared statement's parameters before running it. Only for statements
+   * whose best plan does not depend on the values (a lookup by a key), and never for text built
+   * per request (each text is kept). Ignored with `?prepare=false` in `DATABASE_URL` (PgBouncer
+   * before 1.21) and on PGlite.
+   */
+  prepare?: boolean;
 }
 
 /** Runs `fn` inside the savepoint `name` of the transaction `tx` (nested transactions). */

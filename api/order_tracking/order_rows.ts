@@ -34,7 +34,7 @@ export async function attachTrackingNumbers<T extends { id: number }>(
       `select order_id as "orderId", id, tracking_number as "trackingNumber"
          from tracking_numbers where order_id = any($1::bigint[]) order by order_id, id`,
       [orders.map((order) => order.id)],
-      { signal },
+      { signal, prepare: true },
     );
     for (const row of rows) {
       byOrder.get(row.orderId)?.push({ id: row.id, trackingNumber: row.trackingNumber });

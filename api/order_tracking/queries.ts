@@ -17,6 +17,7 @@ export async function findOrder(db: Db, id: number): Promise<OrderDetail | null>
             o.active_status as "activeStatus", o.deleted_status as "deletedStatus"
        from orders o where o.id = $1`,
     [id],
+    { prepare: true },
   );
   if (!row) return null;
   const [withNumbers] = await attachTrackingNumbers(db, [row]);
@@ -39,6 +40,7 @@ export async function saveNote(db: Db, orderId: number, note: string | null): Pr
   const rows = await db.query(
     "update orders set notes = $2 where id = $1 returning id",
     [orderId, note === null || note === "" ? null : note],
+    { prepare: true },
   );
   // Once the note is in: a page sorted by notes may move (page_seek.ts).
   forgetSeekPoints("notes");

@@ -86,21 +86,40 @@ const COUNT_ROWS_BUDGET = 10_000;
  * (an estimate: lower-casing beyond ASCII may differ slightly from the database's).
  */
 export function sampleShare(request: OrderListRequest, sample: SearchSample | null): number | null {
-  const terms = searchTerms(request).map(({ term, columns }) => ({
-    term: term.toLowerCase(),
-    columns: columns.map((column) => sample?.[column].values ?? []),
-  }));
-  if (terms.length === 0) return 1;
+  const searched = searchTerms(request);
+  if (searched.length === 0) return 1;
   const size = sample?.customer_po_number.size ?? 0;
   if (!sample || size === 0) return null;
   const all = !!request.AndOrParam;
+  // Staff page through and repeat the same searches: each sample works a search's share out once
+  // (the scan of the sample was 6 % of the server's CPU at full load; docs/benchmarks.md).
+  const key = JSON.stringify([
+    searched.map(({ term, columns }) => [term.toLowerCase(), columns]),
+    all,
+  ]);
+  let known = sharesOf.get(sample);
+  if (!known) sharesOf.set(sample, known = new Map());
+  const remembered = known.get(key);
+  if (remembered !== undefined) return remembered;
+  const terms = searched.map(({ term, columns }) => ({
+    term: term.toLowerCase(),
+    columns: columns.map((column) => sample[column].values),
+  }));
   let hits = 0;
   for (let i = 0; i < size; i++) {
     const matches = (t: typeof terms[number]) => t.columns.some((v) => v[i]?.includes(t.term));
     if (all ? terms.every(matches) : terms.some(matches)) hits++;
   }
-  return hits / size;
+  const share = hits / size;
+  known.set(key, share);
+  if (known.size > MAX_SHARES) known.delete(known.keys().next().value!);
+  return share;
 }
+
+/** The shares worked out per sample (a sample never changes; a new one starts afresh). */
+const sharesOf = new WeakMap<SearchSample, Map<string, number>>();
+/** Searches whose share a sample keeps, the oldest dropped first. */
+const MAX_SHARES = 1024;
 
 /** The count's bound for a broad search: share × budget, in round figures, at most COUNT_CAP. */
 function broadBound(share: number): number {
@@ -505,7 +524,10 @@ async function gatherPage(
   const total = found.find((row) => row.id === null)?.total ?? 0;
   if (!plan.rare && total > plan.bound) return { rows: null, count: total };
   const ids = found.flatMap((row) => row.id === null ? [] : [row.id]);
-  const rows = ids.length ? await db.query<PageRow>(plan.byIds, [ids], { signal }) : [];
+  // One text per sort (a bounded set), its plan the same for any ids: kept prepared.
+  const rows = ids.length
+    ? await db.query<PageRow>(plan.byIds, [ids], { signal, prepare: true })
+    : [];
   return { rows, count: total };
 }
 

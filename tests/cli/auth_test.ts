@@ -36,7 +36,7 @@ Deno.test("cli login, whoami, logout and the error paths", async (t) => {
         `select name, token_hash as "tokenHash" from access_tokens where id = $1`,
         [stored.tokenId],
       );
-      assert.equal(row.tokenHash, await hashToken(stored.token));
+      assert.equal(row.tokenHash, hashToken(stored.token));
       assert.match(row.name, /^cli on /);
       // The password session used for the token was ended.
       const [open] = await server.db.query<{ n: number }>(

@@ -41,7 +41,7 @@ Deno.test("personal access tokens", async (t) => {
         `select token_hash as "tokenHash" from access_tokens where id = $1`,
         [tokenId],
       );
-      assert.equal(rows[0].tokenHash, await hashToken(token));
+      assert.equal(rows[0].tokenHash, hashToken(token));
       const stored = JSON.stringify(
         await server.db.query("select * from access_tokens where id = $1", [tokenId]),
       );
