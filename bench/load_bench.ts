@@ -390,21 +390,25 @@ async function capacityLines(appPid: number, staff: Staff[], prepared: Prepared)
   } finally {
     await db?.close();
   }
+  // PGlite runs inside the server process: there is no PostgreSQL process to read.
+  const postgresCpu = db === null
+    ? ""
+    : `, PostgreSQL processes ${app.cpu("postgres")} (${
+      app.pgMsPerRequest.toFixed(2)
+    } ms of CPU a request)`;
+  const p95 = fmt(quantile([...figures.ms.values()].flat(), 0.95));
   return [
     `Capacity, ${CAPACITY_CONNECTIONS} connections without think time, ${CAPACITY_ROUNDS} rounds ` +
     `of ${CAPACITY_SECONDS} s: **${
       app.rate.toFixed(0)
     } req/s** through the app (median of ${app.rates()}; ${figures.failed} errors; server process ${
       app.cpu("process")
-    }, PostgreSQL processes ${app.cpu("postgres")}, this generator ${
-      app.cpu("generator")
-    }; PostgreSQL CPU ${app.pgMsPerRequest.toFixed(2)} ms a request; p95 ${
-      fmt(quantile([...figures.ms.values()].flat(), 0.95))
-    } ms)` +
+    }${postgresCpu}, this ` +
+    `generator ${app.cpu("generator")}; p95 ${p95} ms)` +
     (db === null ? "." : `; the same queries straight on the database, each round right after ` +
       `the app's: ${direct.rate.toFixed(0)} req/s (median of ${direct.rates()}; PostgreSQL ` +
-      `processes ${direct.cpu("postgres")}, this process ${direct.cpu("process")}; PostgreSQL ` +
-      `CPU ${direct.pgMsPerRequest.toFixed(2)} ms a request), so the app reaches **${
+      `processes ${direct.cpu("postgres")} (${direct.pgMsPerRequest.toFixed(2)} ms of CPU a ` +
+      `request), this process ${direct.cpu("process")}), so the app reaches **${
         (app.rate / direct.rate * 100).toFixed(0)
       } %** of the database's rate.`),
   ];
