@@ -11,6 +11,11 @@
  * process (the worker's import on PostgreSQL) can shift the pages of a remembered search by the
  * rows it added or removed before them until then, as keyset paging does.
  *
+ * With the points, a search keeps what its last count found when that count passed its bound
+ * (`rememberAbove`, `knownAbove`): "more than 10,000" holds until a write may have removed
+ * matches, so a broad search's first page (no terms, one letter) is not counted again each time
+ * (the counts were about half of PostgreSQL's work under load; docs/benchmarks.md).
+ *
  * @module
  */
 
@@ -33,6 +38,8 @@ interface Points {
   points: Map<number, SeekPoint>;
   /** For a search sorted by notes: `notesChanges` when its first point was remembered. */
   notes: number | null;
+  /** The search matched more than this many orders when last counted (0: not known). */
+  above: number;
 }
 
 /** How a search is told apart, and whether its order reads the notes. */
@@ -95,17 +102,49 @@ export function rememberPoints(
   seen: SeekGeneration,
   now = Date.now(),
 ): void {
-  if (seen.searches !== searches) return;
-  if (search.readsNotes && seen.notes !== notesChanges) return;
+  const entry = entryToWrite(db, search, seen, now);
+  if (!entry) return;
+  for (const [position, point] of points) if (position > 0) entry.points.set(position, point);
+}
+
+/**
+ * Remembers that a search, counted as the data was at `seen`, matched more than `bound` orders
+ * (nothing when a write that may change that came since).
+ */
+export function rememberAbove(
+  db: object,
+  search: SeekSearch,
+  bound: number,
+  seen: SeekGeneration,
+  now = Date.now(),
+): void {
+  const entry = entryToWrite(db, search, seen, now);
+  if (entry) entry.above = Math.max(entry.above, bound);
+}
+
+/** How many orders the search is known to match more than (0 when not known). */
+export function knownAbove(db: object, search: SeekSearch, now = Date.now()): number {
+  return pointsOf(db, search.key, now)?.above ?? 0;
+}
+
+/** The search's entry to add to, made when missing; null when a write overtook `seen`. */
+function entryToWrite(
+  db: object,
+  search: SeekSearch,
+  seen: SeekGeneration,
+  now: number,
+): Points | null {
+  if (seen.searches !== searches) return null;
+  if (search.readsNotes && seen.notes !== notesChanges) return null;
   let map = searches.get(db);
   if (!map) searches.set(db, map = new Map());
   let entry = pointsOf(db, search.key, now);
   if (!entry) {
     const notes = search.readsNotes ? notesChanges : null;
-    map.set(search.key, entry = { born: now, points: new Map(), notes });
+    map.set(search.key, entry = { born: now, points: new Map(), notes, above: 0 });
   }
-  for (const [position, point] of points) if (position > 0) entry.points.set(position, point);
   while (map.size > MAX_SEARCHES) map.delete(map.keys().next().value!);
+  return entry;
 }
 
 /**

@@ -5,7 +5,9 @@
 import assert from "node:assert/strict";
 import {
   forgetSeekPoints,
+  knownAbove,
   nearestPoint,
+  rememberAbove,
   rememberPoints,
   seekGeneration,
   type SeekSearch,
@@ -57,4 +59,25 @@ Deno.test("seek points: a page read before a write is not remembered after it", 
     rememberPoints(db, search, [[100, point(7)]], seen);
     assert.equal(nearest(db, search), expected, label);
   }
+});
+
+Deno.test("a count past the bound is kept and forgotten as the points are", () => {
+  const db = {};
+  const cases: [string, SeekSearch, () => void, number][] = [
+    ["no write", byName, () => {}, 10_000],
+    ["a note, sorted by name", byName, () => forgetSeekPoints("notes"), 10_000],
+    ["a note, sorted by notes", byNotes, () => forgetSeekPoints("notes"), 0],
+    ["an import or a delete", byName, () => forgetSeekPoints(), 0],
+  ];
+  for (const [label, search, write, expected] of cases) {
+    forgetSeekPoints();
+    rememberAbove(db, search, 10_000, seekGeneration());
+    write();
+    assert.equal(knownAbove(db, search), expected, label);
+  }
+  // Counted before an import that committed meanwhile: not kept.
+  const seen = seekGeneration();
+  forgetSeekPoints();
+  rememberAbove(db, byName, 10_000, seen);
+  assert.equal(knownAbove(db, byName), 0);
 });

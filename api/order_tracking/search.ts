@@ -27,7 +27,9 @@ import {
 } from "./search_sample.ts";
 import { choosePieces } from "./trigram_choice.ts";
 import {
+  knownAbove,
   nearestPoint,
+  rememberAbove,
   rememberPoints,
   SEEK_STRIDE,
   seekGeneration,
@@ -543,15 +545,18 @@ async function readPage(
   known: number | null,
   signal?: AbortSignal,
 ): Promise<{ rows: PageRow[]; count: number }> {
+  const seen = seekGeneration();
   const count = () => countOrders(db, plan.where, plan.params, plan.bound + 1, signal);
   const offset = plan.offset;
   // A page ending at the bound or past it (a deep one) needs no count: the one row read after
   // it tells "more than the bound" (the page's end) or "exactly the page's end". Counting there
   // read up to 10,000 matches, the dearest part of a deep page of a broad search.
   const peeks = offset + request.PageSize >= plan.bound;
+  // A count that passed the bound since the last write that may remove matches still holds.
+  const above = knownAbove(db, plan.seek) >= plan.bound;
   // On PostgreSQL the count runs beside the page, on another connection of the pool; its answer
   // is dropped when the page alone tells the count. PGlite runs one statement at a time.
-  const counting = db.kind === "postgres" && known === null && !peeks
+  const counting = db.kind === "postgres" && known === null && !peeks && !above
     ? count().catch((e: Error) => e)
     : null;
   const { rows, end } = await seekPage(db, plan, request.PageSize, signal);
@@ -559,9 +564,10 @@ async function readPage(
   // The matches end on this page or before it (a page past the last one): the exact count.
   if (end !== null) return { rows, count: end };
   // More matches follow the page: past a bound the page reaches, that is all the answer says.
-  if (peeks) return { rows, count: plan.bound + 1 };
+  if (peeks || above) return { rows, count: plan.bound + 1 };
   const counted = await (counting ?? count());
   if (counted instanceof Error) throw counted;
+  if (counted > plan.bound) rememberAbove(db, plan.seek, plan.bound, seen);
   return { rows, count: counted };
 }
 
