@@ -112,8 +112,13 @@ export async function hashPassword(password: string): Promise<string> {
   return String(await run({ op: "hash", password }));
 }
 
-/** Checks a password against a stored hash; a missing hash still spends the same time. */
+/**
+ * Checks a password against a stored hash; a missing hash still spends the same time. A hash
+ * that does not parse is a wrong password; a check the pool could not make (its worker failed,
+ * the pool closed) throws: a server fault answered as "Invalid username or password" would send
+ * the person to retype a right password, count a failure against the account and hide the cause.
+ */
 export async function verifyPassword(password: string, hash: string | null): Promise<boolean> {
-  const ok = await run({ op: "verify", password, hash: hash ?? DUMMY_HASH }).catch(() => false);
+  const ok = await run({ op: "verify", password, hash: hash ?? DUMMY_HASH });
   return ok === true && hash !== null;
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { argon2id } from "hash-wasm";
-import { hashPassword, POOL_SIZE, verifyPassword } from "./password.ts";
+import { closePasswordPool, hashPassword, POOL_SIZE, verifyPassword } from "./password.ts";
 
 Deno.test("hashes keep the PHC form and verify; unknown users still cost a check", async () => {
   const hash = await hashPassword("correct horse");
@@ -44,4 +44,12 @@ Deno.test("many checks at once leave the event loop free", async () => {
   // One Argon2id check alone takes tens of milliseconds; on the event loop the lag would be the
   // sum of them all.
   assert.ok(worstLag < 250, `event loop lagged ${worstLag.toFixed(0)} ms`);
+});
+
+Deno.test("a check the pool could not make is an error, not a wrong password", async () => {
+  const hash = await hashPassword("correct horse");
+  const checking = verifyPassword("correct horse", hash);
+  closePasswordPool(); // the worker holding the check ends before answering
+  await assert.rejects(checking, /password pool closed/);
+  assert.equal(await verifyPassword("correct horse", hash), true); // a new pool answers again
 });
