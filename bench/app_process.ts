@@ -18,6 +18,12 @@ export interface AppProcess {
   stop(): Promise<void>;
 }
 
+/** The environment without the variables that choose the database. */
+function withoutDatabase(env: Record<string, string>): Record<string, string> {
+  const { DATABASE_URL: _url, DATA_DIR: _dir, ...rest } = env;
+  return rest;
+}
+
 /** A loopback port nobody listens on now. */
 export function freePort(): number {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -54,7 +60,11 @@ export async function startProcess(
       kind === "web" ? "api/main.ts" : "api/worker.ts",
     ],
     cwd: root,
+    // The caller's database only: a DATABASE_URL of the bench's own environment (set to reach
+    // PostgreSQL) would win over a DATA_DIR and run the "embedded" process on PostgreSQL.
+    clearEnv: true,
     env: {
+      ...withoutDatabase(Deno.env.toObject()),
       ...env,
       ...(kind === "web" ? { PORT: String(port) } : { WORKER_HEALTH_PORT: String(port) }),
     },
