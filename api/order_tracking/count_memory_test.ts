@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import type { Db } from "../db/client.ts";
 import { openTestDb } from "../../tests/support/db.ts";
+import { insertOrderSource } from "../../tests/support/order_tracking.ts";
 import { COUNT_CAP, searchOrders } from "./search.ts";
 import { forgetSeekPoints } from "./page_seek.ts";
 
@@ -30,15 +31,7 @@ const counts = (statements: string[]) =>
 Deno.test("a broad search's count past its bound is not read again until a write", async () => {
   const { db, close } = await openTestDb();
   try {
-    const [{ id: mailboxId }] = await db.query<{ id: number }>(
-      "insert into email_sources (username, email) values ('o', 'o@example.test') returning id",
-    );
-    const [{ id: sourceId }] = await db.query<{ id: number }>(
-      `insert into order_tracking_sources (source_name, email_source_id, file_type, from_email,
-         subject_value, attachment_name, unique_column)
-       values ('Counted', $1, 'csv', 'a@example.test', 'Orders', 'orders', 'Id') returning id`,
-      [mailboxId],
-    );
+    const sourceId = await insertOrderSource(db, "Counted");
     await db.query(
       `insert into orders (order_tracking_source_id, unique_key, customer_po_number)
        select $1, 'k' || i, 'PO-' || i from generate_series(1, $2::int) as i`,

@@ -8,6 +8,7 @@ import fc from "fast-check";
 import type { Db } from "../db/client.ts";
 import type { OrderListRequest } from "../../shared/contract/order_tracking.ts";
 import { openTestDb } from "../../tests/support/db.ts";
+import { insertOrderSource } from "../../tests/support/order_tracking.ts";
 import { searchOrders, searchWhere, sortClause } from "./search.ts";
 import { currentSearchSample, refreshSearchSample } from "./search_sample.ts";
 
@@ -32,16 +33,7 @@ function orderValues(count: number) {
 }
 
 async function fill(db: Db, count: number) {
-  const [{ id: mailboxId }] = await db.query<{ id: number }>(
-    `insert into email_sources (username, email) values ('orders', 'orders@example.test')
-     returning id`,
-  );
-  const [{ id: sourceId }] = await db.query<{ id: number }>(
-    `insert into order_tracking_sources (source_name, email_source_id, file_type, from_email,
-       subject_value, attachment_name, unique_column)
-     values ('Search', $1, 'csv', 'a@example.test', 'Orders', 'orders', 'Id') returning id`,
-    [mailboxId],
-  );
+  const sourceId = await insertOrderSource(db);
   await db.query(
     `insert into orders (order_tracking_source_id, unique_key, customer_po_number, item_number,
        customer_name, ship_to_name, supplier_name, brand_name, tracking_search, deleted_status)

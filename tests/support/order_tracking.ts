@@ -156,3 +156,21 @@ export function orderRow(po: string, customer = "Ann", vendor = "Acme"): (string
     "x",
   ];
 }
+
+/**
+ * An order tracking source written straight to the database (with the mailbox it needs), for
+ * tests that fill `orders` themselves; answers its id.
+ */
+export async function insertOrderSource(db: Db, name = "Search"): Promise<number> {
+  const [{ id: mailboxId }] = await db.query<{ id: number }>(
+    `insert into email_sources (username, email) values ('orders', 'orders@example.test')
+     returning id`,
+  );
+  const [{ id }] = await db.query<{ id: number }>(
+    `insert into order_tracking_sources (source_name, email_source_id, file_type, from_email,
+       subject_value, attachment_name, unique_column)
+     values ($1, $2, 'csv', 'a@example.test', 'Orders', 'orders', 'Id') returning id`,
+    [name, mailboxId],
+  );
+  return id;
+}
