@@ -18,6 +18,7 @@ import { routeDocs } from "./http/route_docs.ts";
 import { mountFeatures } from "./feature.ts";
 import { FEATURES } from "./features.ts";
 import { recordActivity } from "./activity/middleware.ts";
+import { asWorkUnit } from "./db/work_unit.ts";
 
 /**
  * The API routes alone: every feature's routers, mounted at their paths in the list's order.
@@ -83,6 +84,8 @@ export function createApp(deps: Deps, options: { webDist?: string } = {}): Hono<
   app.onError(handleError);
   app.notFound((c) => c.json({ message: `No route for ${c.req.method} ${c.req.path}.` }, 404));
   app.use(requestId);
+  // A request under way gets PGlite's connection before requests that have not started.
+  app.use((_c, next) => asWorkUnit(next));
   app.use(
     secureHeaders({
       contentSecurityPolicy: {

@@ -43,7 +43,8 @@ export interface QueryOptions {
    * that describes an unprepared statement's parameters before running it. Only for statements
    * whose best plan does not depend on the values (a lookup by a key), and never for text built
    * per request (each text is kept). Ignored with `?prepare=false` in `DATABASE_URL` (PgBouncer
-   * before 1.21) and on PGlite.
+   * before 1.21). PGlite's worker keeps it as a named statement too (its own `query` parses and
+   * plans every statement again).
    */
   prepare?: boolean;
 }

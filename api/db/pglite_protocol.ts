@@ -7,7 +7,15 @@
 export type Request =
   | { id: number; type: "open"; dataDir: string }
   | { id: number; type: "close" }
-  | { id: number; type: "query"; sql: string; params: readonly unknown[]; tx: number | null }
+  | {
+    id: number;
+    type: "query";
+    sql: string;
+    params: readonly unknown[];
+    tx: number | null;
+    /** Keep the statement parsed and planned under a name of its own (`QueryOptions.prepare`). */
+    prepare?: boolean;
+  }
   | { id: number; type: "exec"; sql: string; tx: number | null }
   | { id: number; type: "begin" | "commit" | "rollback"; tx: number };
 

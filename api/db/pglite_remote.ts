@@ -1,13 +1,15 @@
 /**
  * The `Db` over PGlite running in a worker of its own (api/db/pglite_worker.ts; the design in
  * docs/architecture.md, "The embedded database"). PGlite has one connection, so statements take
- * turns here in arrival order: a statement outside a transaction waits for its turn, runs, and
- * gives the turn back; a transaction keeps the turn from `begin` to `commit`, and its statements
+ * turns here in arrival order, except that a statement of a request that has had a turn goes
+ * before the first statements of requests that have not (api/db/work_unit.ts). A statement
+ * outside a transaction waits for its turn, runs, and gives the turn back; a transaction keeps the turn from `begin` to `commit`, and its statements
  * carry its id so that only they reach the worker meanwhile. The main thread only posts messages
  * and awaits answers, so it answers requests (`/health`, static files) while a statement runs.
  */
 import { type Db, type QueryOptions, type Row, savepoint, type TransactionOptions } from "./db.ts";
 import { errorFrom, type Reply, type Request } from "./pglite_protocol.ts";
+import { currentWorkUnit } from "./work_unit.ts";
 
 type Body = Request extends infer R ? R extends { id: number } ? Omit<R, "id"> : never : never;
 
@@ -37,6 +39,10 @@ function turns() {
   const overdue = (since: number) =>
     performance.now() - since >= Math.max(BACKGROUND_MAX_WAIT_MS, lastBackgroundMs);
   const waiting: Array<() => void> = [];
+  // Statements of requests that already had a turn (api/db/work_unit.ts): they go first.
+  const continuing: Array<() => void> = [];
+  const waitingCount = () => waiting.length + continuing.length;
+  const nextWaiting = () => continuing.shift() ?? waiting.shift();
   const background: Array<{ grant(): void; since: number }> = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
 
@@ -46,8 +52,8 @@ function turns() {
     const first = background[0];
     const late = overdue(first.since);
     const quiet = performance.now() - lastForeground >= BACKGROUND_GRACE_MS;
-    if (!late && (waiting.length || !quiet)) {
-      if (!waiting.length) timer = setTimeout(grantBackground, BACKGROUND_GRACE_MS);
+    if (!late && (waitingCount() || !quiet)) {
+      if (!waitingCount()) timer = setTimeout(grantBackground, BACKGROUND_GRACE_MS);
       return;
     }
     background.shift();
@@ -62,22 +68,26 @@ function turns() {
     async take(signal?: AbortSignal): Promise<void> {
       signal?.throwIfAborted();
       lastForeground = performance.now();
+      const unit = currentWorkUnit();
       if (!busy && !background.some((b) => overdue(b.since))) {
         busy = true;
+        if (unit) unit.started = true;
         return;
       }
+      const queue = unit?.started ? continuing : waiting;
       await new Promise<void>((resolve, reject) => {
         const next = () => {
           signal?.removeEventListener("abort", abort);
+          if (unit) unit.started = true;
           resolve();
         };
         const abort = () => {
-          const at = waiting.indexOf(next);
-          if (at >= 0) waiting.splice(at, 1);
+          const at = queue.indexOf(next);
+          if (at >= 0) queue.splice(at, 1);
           reject(signal?.reason);
         };
         signal?.addEventListener("abort", abort, { once: true });
-        waiting.push(next);
+        queue.push(next);
         // The connection may be free while an overdue background transaction is about to go.
         if (!busy && !timer) timer = setTimeout(grantBackground, 0);
       });
@@ -87,7 +97,7 @@ function turns() {
       // Nobody used or wants the connection lately: go at once. An import's batches follow one
       // another with nothing in between, and each waiting for a timer cost them 10 ms apiece.
       if (
-        !busy && !waiting.length && !background.length &&
+        !busy && !waitingCount() && !background.length &&
         performance.now() - lastForeground >= BACKGROUND_GRACE_MS
       ) {
         busy = true;
@@ -111,7 +121,7 @@ function turns() {
       // another background one: with two imports (or a run and its job) taking turns, waiting
       // statements would otherwise never get one (a search waited 0.7–1.4 s).
       if (
-        background.length && overdue(background[0].since) && !(afterBackground && waiting.length)
+        background.length && overdue(background[0].since) && !(afterBackground && waitingCount())
       ) {
         const first = background.shift()!;
         busy = true;
@@ -120,7 +130,7 @@ function turns() {
         first.grant();
         return;
       }
-      const next = waiting.shift();
+      const next = nextWaiting();
       if (next) {
         lastForeground = performance.now();
         busy = true;
@@ -207,7 +217,10 @@ export async function openPgliteWorker(
     return {
       kind: "pglite",
       async query<T = Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
-        const reply = await run({ type: "query", sql, params, tx }, options?.signal);
+        const reply = await run(
+          { type: "query", sql, params, tx, prepare: options?.prepare },
+          options?.signal,
+        );
         return (reply.rows ?? []) as T[];
       },
       async exec(sql: string) {

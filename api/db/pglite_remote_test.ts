@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { openDb } from "./client.ts";
+import { asWorkUnit } from "./work_unit.ts";
 
 Deno.test("PGlite's turns", async (t) => {
   // One database for both steps: starting PGlite takes seconds.
@@ -71,6 +72,52 @@ Deno.test("PGlite's turns", async (t) => {
         await Promise.all([a, b, search]);
         assert.ok(order.indexOf("search") <= 1, order.join(" "));
         assert.equal(order.length, 9);
+      },
+    );
+    await t.step(
+      "a request under way goes before requests that have not started",
+      async () => {
+        const order: string[] = [];
+        let release!: () => void;
+        const held = new Promise<void>((resolve) => release = resolve);
+        let holding!: () => void;
+        const holds = new Promise<void>((resolve) => holding = resolve);
+        // Another user's transaction holds the connection while B and C arrive with their
+        // first statements and then request A, which has had a turn already, with its second.
+        let aStarted!: () => void;
+        const aFirstDone = new Promise<void>((resolve) => aStarted = resolve);
+        let aGo!: () => void;
+        const aMayGoOn = new Promise<void>((resolve) => aGo = resolve);
+        const a = asWorkUnit(async () => {
+          await db.query("select 1");
+          aStarted();
+          await aMayGoOn;
+          await db.query("select 2");
+          order.push("A's second statement");
+        });
+        await aFirstDone;
+        const holder = db.transaction(async (tx) => {
+          await tx.query("select 0");
+          holding();
+          await held;
+        });
+        await holds;
+        const later = (name: string) =>
+          asWorkUnit(async () => {
+            await db.query("select 3");
+            order.push(`${name}'s first statement`);
+          });
+        const b = later("B"), c = later("C");
+        aGo();
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        release();
+        await Promise.all([holder, a, b, c]);
+        // Without work units the three would go in arrival order: B, C, then A.
+        assert.deepEqual(order, [
+          "A's second statement",
+          "B's first statement",
+          "C's first statement",
+        ]);
       },
     );
     await t.step(

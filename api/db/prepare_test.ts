@@ -1,7 +1,8 @@
 /**
  * `db.query(sql, params, { prepare: true })`: on PostgreSQL the statement is kept parsed and
  * planned on its connection (the session lookup of every request), unless `DATABASE_URL` says
- * `prepare=false` (PgBouncer before 1.21: docs/operations.md); on PGlite it runs as any other.
+ * `prepare=false` (PgBouncer before 1.21: docs/operations.md); on PGlite it is kept prepared in
+ * the worker (api/db/pglite_worker.ts).
  */
 import assert from "node:assert/strict";
 import { loadConfig } from "../config.ts";
@@ -14,9 +15,51 @@ Deno.test("a statement asked to be prepared", async (t) => {
   const url = loadConfig().DATABASE_URL;
   if (!url) {
     const db = await openDb({ dataDir: "memory://" });
+    const keptTexts = async () =>
+      (await db.query<{ n: number }>(
+        "select count(*)::int as n from pg_prepared_statements where statement like $1",
+        ["%prepare-test%"],
+      ))[0].n;
     try {
-      await t.step("PGlite: answers as any statement", async () => {
-        assert.deepEqual(await db.query(LOOKUP, [1], { prepare: true }), [{ next: 2 }]);
+      await t.step("PGlite: kept once and reused", async () => {
+        for (const n of [1, 2, 3]) {
+          assert.deepEqual(await db.query(LOOKUP, [n], { prepare: true }), [{ next: n + 1 }]);
+        }
+        assert.equal(await keptTexts(), 1);
+      });
+      await t.step("PGlite: parameters of every kind, null among them", async () => {
+        const sql = `select $1::bigint[] as ids, $2::bytea as bytes, $3::text as none,
+                            $4::timestamptz as at /* prepare-test kinds */`;
+        const at = new Date("2026-01-02T03:04:05Z");
+        const [row] = await db.query<Record<string, unknown>>(
+          sql,
+          [[1, 2], new Uint8Array([0, 255]), null, at],
+          { prepare: true },
+        );
+        assert.deepEqual(row, { ids: [1, 2], bytes: new Uint8Array([0, 255]), none: null, at });
+      });
+      await t.step("PGlite: a failing statement leaves the connection usable", async () => {
+        const failing = "select 1 / $1::int as quotient /* prepare-test failing */";
+        await assert.rejects(db.query(failing, [0], { prepare: true }), /division by zero/);
+        assert.deepEqual(await db.query(failing, [1], { prepare: true }), [{ quotient: 1 }]);
+        await assert.rejects(
+          db.query("select * from nowhere /* prepare-test */", [], {
+            prepare: true,
+          }),
+          /nowhere/,
+        );
+        assert.deepEqual(await db.query(LOOKUP, [4], { prepare: true }), [{ next: 5 }]);
+      });
+      await t.step("PGlite: first used in a transaction that rolls back, kept after", async () => {
+        const sql = "select $1::int * 2 as twice /* prepare-test rollback */";
+        await assert.rejects(
+          db.transaction(async (tx) => {
+            assert.deepEqual(await tx.query(sql, [2], { prepare: true }), [{ twice: 4 }]);
+            throw new Error("undo");
+          }),
+          /undo/,
+        );
+        assert.deepEqual(await db.query(sql, [3], { prepare: true }), [{ twice: 6 }]);
       });
     } finally {
       await db.close();

@@ -101,6 +101,9 @@ export async function orderUpdateStats(db: Db, now = new Date()): Promise<Update
       where not s.deleted_status
       order by lower(s.source_name), s.id`,
     [at(lo), at(hi), at(firstHour), at(endHour)],
+    // The same text on every call of the home page; its plan (index ranges over small tables)
+    // does not depend on the hours.
+    { prepare: true },
   );
 }
 

@@ -56,6 +56,8 @@ function toSource(row: SourceRow): OrderTrackingSource {
 export async function listSources(db: Db): Promise<OrderTrackingSource[]> {
   const rows = await db.query<SourceRow>(
     `${sourceSelect} where not s.deleted_status order by lower(s.source_name), s.id`,
+    [],
+    { prepare: true },
   );
   return rows.map(toSource);
 }
@@ -65,6 +67,7 @@ export async function findSource(db: Db, id: number): Promise<OrderTrackingSourc
   const [row] = await db.query<SourceRow>(
     `${sourceSelect} where s.id = $1 and not s.deleted_status`,
     [id],
+    { prepare: true },
   );
   return row ? toSource(row) : null;
 }
