@@ -215,7 +215,7 @@ export async function createSource(db: Db): Promise<number> {
 }
 
 async function emptyOrders(db: Db): Promise<void> {
-  await db.exec("truncate tracking_numbers, orders restart identity");
+  await db.exec("truncate tracking_numbers, order_seen, orders restart identity");
 }
 
 async function seconds(fn: () => Promise<unknown>): Promise<number> {

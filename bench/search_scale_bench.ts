@@ -252,7 +252,7 @@ async function postgresOf(rows: number): Promise<{ db: Db; close(): Promise<void
   await migrate(db);
   const [{ n }] = await db.query<{ n: number }>("select count(*)::int as n from orders");
   if (n !== rows) {
-    await db.exec("truncate tracking_numbers, orders restart identity");
+    await db.exec("truncate tracking_numbers, order_seen, orders restart identity");
     const t = performance.now();
     await db.transaction(async (tx) => {
       await tx.exec("set local maintenance_work_mem = '1GB'");

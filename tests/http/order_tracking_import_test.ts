@@ -320,6 +320,37 @@ Deno.test("order tracking import", async (t) => {
       ]);
     });
 
+    await t.step("an order listed again unchanged counts as seen then", async () => {
+      const days = 86_400_000;
+      const now = new Date();
+      const daily = await createSource(admin, { sourceName: "Daily", deleteAfterDays: 10 });
+      const file = csv([["PO #"], ["D-RELISTED"], ["D-DROPPED"]]);
+      const first = await importFile(db, daily, file, {
+        receivedAt: new Date(now.getTime() - 30 * days),
+      });
+      assert.equal(first.counts.inserted, 2);
+      // Both listed again unchanged 20 days ago, then only one of them 5 days ago.
+      const again = await importFile(db, daily, file, {
+        receivedAt: new Date(now.getTime() - 20 * days),
+      });
+      assert.equal(again.counts.unchanged, 2);
+      const relisted = await importFile(
+        db,
+        daily,
+        csv([["PO #"], ["D-RELISTED"]]),
+        {
+          receivedAt: new Date(now.getTime() - 5 * days),
+        },
+      );
+      assert.equal(relisted.counts.unchanged, 1);
+      const deleted = await deleteStaleOrders(db, now);
+      assert.deepEqual(deleted.filter((d) => d.sourceId === daily), [
+        { sourceId: daily, sourceName: "Daily", deleted: 1 },
+      ]);
+      assert.ok(await byPo(admin, "D-RELISTED"));
+      assert.equal(await byPo(admin, "D-DROPPED"), undefined);
+    });
+
     await t.step("update-stats counts per source for the past 24 hours", async () => {
       await db.query(
         `update orders set last_updated = now() - interval '25 hours'

@@ -37,6 +37,11 @@ export async function deleteStaleOrders(db: Db, now: Date): Promise<StaleDeletio
           and s.active_status and not s.deleted_status and s.delete_after_days is not null
           and not o.deleted_status
           and o.last_seen_at < $1::timestamptz - make_interval(days => s.delete_after_days)
+          -- a later file listing it unchanged (migration 0035)
+          and not exists (
+            select 1 from order_seen seen
+             where seen.order_id = o.id
+               and seen.seen_at >= $1::timestamptz - make_interval(days => s.delete_after_days))
        returning o.order_tracking_source_id)
      select s.id as "sourceId", s.source_name as "sourceName", count(*)::int as deleted
        from stale join order_tracking_sources s on s.id = stale.order_tracking_source_id

@@ -6,7 +6,28 @@ import assert from "node:assert/strict";
 import { openTestDb } from "../../../tests/support/db.ts";
 import { csv, importFile } from "../../../tests/support/order_tracking.ts";
 import { createSource } from "../../../bench/order_tracking_bench.ts";
-import { ANALYZE_ORDERS_JOB, analyzeOrders, compactOrders } from "./statistics_job.ts";
+import {
+  ANALYZE_ORDERS_JOB,
+  analyzeOrders,
+  analyzeWorthIt,
+  compactOrders,
+} from "./statistics_job.ts";
+
+Deno.test("how much of the table an import must change to refresh the statistics", () => {
+  const cases: [Parameters<typeof analyzeWorthIt>, boolean][] = [
+    [["postgres", 9_999, 10_000], false], // fewer than 10,000 orders never
+    [["pglite", 9_999, 10_000], false],
+    [["postgres", 10_000, 0], true], // the first large import into an empty table
+    [["pglite", 10_000, 0], true],
+    [["postgres", 20_000, 200_000], true], // a tenth
+    [["pglite", 20_000, 200_000], false], // on PGlite a quarter: ANALYZE holds its connection
+    [["pglite", 50_000, 200_000], true],
+    [["pglite", 49_999, 200_000], false],
+  ];
+  for (const [args, expected] of cases) {
+    assert.equal(analyzeWorthIt(...args), expected, args.join(" "));
+  }
+});
 
 Deno.test("an import of many orders enqueues ANALYZE, a small one does not", async () => {
   const { db, close } = await openTestDb();

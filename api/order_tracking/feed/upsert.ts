@@ -260,14 +260,18 @@ async function mergeKnown(
         and (not s.was_deleted or s.deleted_at < $1::timestamptz)`,
     [received],
   );
-  // Unchanged orders are only marked as seen (a heap-only update: no index touched).
-  await tx.query(
-    `update orders o set last_seen_at = $1::timestamptz
-       from order_stage s
-      where o.id = s.order_id and not s.changed and not s.was_deleted
-        and o.last_seen_at < $1::timestamptz`,
-    [received],
-  );
+  // Unchanged orders are only marked as seen, in `order_seen` (migration 0035): a new version of
+  // the order would write an entry in each of its indexes. (The foreign key's check of each row
+  // needs the indexed plan as the tracking numbers' does.)
+  await withIndexedChecks(tx, () =>
+    tx.query(
+      `insert into order_seen as seen (order_id, seen_at)
+       select s.order_id, $1::timestamptz from order_stage s
+        where not s.changed and not s.was_deleted
+       on conflict (order_id) do update set seen_at = excluded.seen_at
+        where seen.seen_at < excluded.seen_at`,
+      [received],
+    ));
   if (hasTracking) await rewriteTrackingNumbers(tx, received);
   const [counts] = await tx.query<UpsertCounts>(
     `select 0 as inserted,
