@@ -3,9 +3,10 @@
  * docs/architecture.md, "The embedded database"). PGlite has one connection, so statements take
  * turns here in arrival order, except that a statement of a request that has had a turn goes
  * before the first statements of requests that have not (api/db/work_unit.ts). A statement
- * outside a transaction waits for its turn, runs, and gives the turn back; a transaction keeps the turn from `begin` to `commit`, and its statements
- * carry its id so that only they reach the worker meanwhile. The main thread only posts messages
- * and awaits answers, so it answers requests (`/health`, static files) while a statement runs.
+ * outside a transaction waits for its turn, runs, and gives the turn back; a transaction keeps
+ * the turn from `begin` to `commit`, and its statements carry its id so that only they reach the
+ * worker meanwhile. The main thread only posts messages and awaits answers, so it answers
+ * requests (`/health`, static files) while a statement runs.
  */
 import { type Db, type QueryOptions, type Row, savepoint, type TransactionOptions } from "./db.ts";
 import { errorFrom, type Reply, type Request } from "./pglite_protocol.ts";
@@ -63,34 +64,33 @@ function turns() {
     first.grant();
   };
 
+  /** Waits in `queue` for the turn; leaves it and rejects when `signal` aborts first. */
+  const queued = (queue: Array<() => void>, signal?: AbortSignal) =>
+    new Promise<void>((resolve, reject) => {
+      const next = () => {
+        signal?.removeEventListener("abort", abort);
+        resolve();
+      };
+      const abort = () => {
+        const at = queue.indexOf(next);
+        if (at >= 0) queue.splice(at, 1);
+        reject(signal?.reason);
+      };
+      signal?.addEventListener("abort", abort, { once: true });
+      queue.push(next);
+      // The connection may be free while an overdue background transaction is about to go.
+      if (!busy && !timer) timer = setTimeout(grantBackground, 0);
+    });
+
   return {
     /** Waits for the turn; rejects when `signal` aborts first (the statement never starts). */
     async take(signal?: AbortSignal): Promise<void> {
       signal?.throwIfAborted();
       lastForeground = performance.now();
       const unit = currentWorkUnit();
-      if (!busy && !background.some((b) => overdue(b.since))) {
-        busy = true;
-        if (unit) unit.started = true;
-        return;
-      }
-      const queue = unit?.started ? continuing : waiting;
-      await new Promise<void>((resolve, reject) => {
-        const next = () => {
-          signal?.removeEventListener("abort", abort);
-          if (unit) unit.started = true;
-          resolve();
-        };
-        const abort = () => {
-          const at = queue.indexOf(next);
-          if (at >= 0) queue.splice(at, 1);
-          reject(signal?.reason);
-        };
-        signal?.addEventListener("abort", abort, { once: true });
-        queue.push(next);
-        // The connection may be free while an overdue background transaction is about to go.
-        if (!busy && !timer) timer = setTimeout(grantBackground, 0);
-      });
+      if (!busy && !background.some((b) => overdue(b.since))) busy = true;
+      else await queued(unit?.started ? continuing : waiting, signal);
+      if (unit) unit.started = true;
     },
     /** Waits for the turn as a background transaction (see above). */
     async takeBackground(): Promise<void> {
