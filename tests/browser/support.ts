@@ -56,3 +56,44 @@ export function countRequests(page: Page, path: string): { count: number } {
   });
   return counter;
 }
+
+/**
+ * Starts timing, on the page's own clock, how long a button reads `text`. Call it before the
+ * click; the returned function waits until the text has come and gone and gives the time in
+ * between. Measured from the test process, a late `waitFor` on a loaded machine shortened a 3 s
+ * reset to 1,878 ms.
+ *
+ * @example
+ * const shown = await timeButtonText(page, "Saved!");
+ * await saveButton(page).click();
+ * assert.ok(await shown() > 2000);
+ */
+export async function timeButtonText(page: Page, text: string): Promise<() => Promise<number>> {
+  await page.evaluate((label) => {
+    const times: { from?: number; to?: number } = {};
+    (globalThis as unknown as { buttonTextTimes: typeof times }).buttonTextTimes = times;
+    const showing = () =>
+      [...document.querySelectorAll("button")].some((b) => b.textContent?.trim() === label);
+    const observer = new MutationObserver(() => {
+      if (times.from === undefined && showing()) times.from = performance.now();
+      else if (times.from !== undefined && !showing()) {
+        times.to = performance.now();
+        observer.disconnect();
+      }
+    });
+    observer.observe(document.body, { subtree: true, childList: true, characterData: true });
+  }, text);
+  return async () => {
+    const times = await page.waitForFunction(
+      () => {
+        const t = (globalThis as unknown as { buttonTextTimes: { from?: number; to?: number } })
+          .buttonTextTimes;
+        return t.to !== undefined && t;
+      },
+      undefined,
+      { timeout: 10_000 },
+    );
+    const { from, to } = await times.jsonValue() as { from: number; to: number };
+    return to - from;
+  };
+}
