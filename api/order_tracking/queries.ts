@@ -2,7 +2,7 @@
 import type { Db } from "../db/client.ts";
 import type { Order, OrderDetail } from "../../shared/contract/order_tracking.ts";
 import type { UpdateStatsRow } from "../../shared/contract/home_stats.ts";
-import { attachTrackingNumbers, contractOrder, ORDER_COLUMNS } from "./order_rows.ts";
+import { contractOrders, ORDER_COLUMNS } from "./order_rows.ts";
 import { forgetSeekPoints } from "./page_seek.ts";
 
 /** One order, deleted or not (its deletedStatus says which), or null. */
@@ -20,9 +20,9 @@ export async function findOrder(db: Db, id: number): Promise<OrderDetail | null>
     { prepare: true },
   );
   if (!row) return null;
-  const [withNumbers] = await attachTrackingNumbers(db, [row]);
+  const [order] = await contractOrders(db, [row]);
   return {
-    ...contractOrder(withNumbers),
+    ...order,
     lastUpdated: row.lastUpdated,
     orderTrackingSourceId: row.orderTrackingSourceId,
     activeStatus: row.activeStatus,

@@ -9,7 +9,8 @@ import type { Db } from "../db/client.ts";
 import type { OrderListRequest } from "../../shared/contract/order_tracking.ts";
 import { openTestDb } from "../../tests/support/db.ts";
 import { insertOrderSource } from "../../tests/support/order_tracking.ts";
-import { searchOrders, searchWhere, sortClause } from "./search.ts";
+import { sampleShare, searchOrders, searchWhere, sortClause } from "./search.ts";
+import { sampleColumn } from "./trigram_choice.ts";
 import { currentSearchSample, refreshSearchSample } from "./search_sample.ts";
 
 const SYLLABLES = ["sto", "vel", "wald", "ka", "lo", "Mü", "ran", "pen"];
@@ -188,4 +189,50 @@ Deno.test("order search: sampled trigram choice finds exactly what plain ilike f
   } finally {
     await close();
   }
+});
+
+Deno.test("order search: a sample's share of matches, for AND and OR of terms", () => {
+  const values = orderValues(600);
+  const sample = {
+    customer_po_number: sampleColumn(values.map((v) => v.po)),
+    item_number: sampleColumn(values.map((v) => v.item)),
+    customer_name: sampleColumn(values.map((v) => v.customer)),
+    ship_to_name: sampleColumn(values.map((v) => v.shipTo)),
+    supplier_name: sampleColumn(values.map((v) => v.supplier)),
+    brand_name: sampleColumn(values.map((v) => v.brand)),
+    tracking_search: sampleColumn(values.map((v) => v.tracking)),
+  };
+  const has = (value: string | null, term: string) =>
+    (value ?? "").toLowerCase().includes(term.toLowerCase());
+  const share = (match: (v: typeof values[number]) => boolean) =>
+    values.filter(match).length / values.length;
+  const cases: [string, Partial<OrderListRequest>, number][] = [
+    ["no terms", {}, 1],
+    ["one term", { SupplierNameParam: "supplier 1" }, share((v) => has(v.supplier, "Supplier 1"))],
+    [
+      "a term in two columns",
+      { ShipToNameParam: "sto" },
+      share((v) => has(v.customer, "sto") || has(v.shipTo, "sto")),
+    ],
+    [
+      "AND",
+      { SupplierNameParam: "Supplier 1", BrandNameParam: "brand-1", AndOrParam: true },
+      share((v) => has(v.supplier, "Supplier 1") && has(v.brand, "Brand-1")),
+    ],
+    [
+      "OR",
+      { SupplierNameParam: "Supplier 1", BrandNameParam: "brand-1", AndOrParam: false },
+      share((v) => has(v.supplier, "Supplier 1") || has(v.brand, "Brand-1")),
+    ],
+    ["nothing matches", { ItemNumberParam: "zzz", PoNumberParam: "qqq", AndOrParam: false }, 0],
+  ];
+  for (const [name, terms, expected] of cases) {
+    const request = { PageIndex: 1, PageSize: 50, AndOrParam: false, ...terms } as OrderListRequest;
+    const found = sampleShare(request, sample);
+    assert.equal(found, expected, name);
+    // Asked again, the remembered share is the same.
+    assert.equal(sampleShare(request, sample), expected, `${name}, again`);
+  }
+  // Between 0 and 1 for the mixed cases, so the table tells AND from OR.
+  assert.ok(cases[3][2] > 0 && cases[3][2] < cases[4][2] && cases[4][2] < 1);
 });
