@@ -7,7 +7,8 @@
  * Points are remembered from the pages served and from every `SEEK_STRIDE`-th row of a deeper
  * walk, so one deep jump makes every page before it a seek. They are kept `SEEK_TTL_MS` and
  * forgotten at once when this process writes orders (`forgetSeekPoints`): every search's for an
- * import or a delete, only those of searches sorted by notes for a note; a write by another
+ * import that wrote orders or a delete, only those of searches sorted by notes for a note (an
+ * import of unchanged orders writes none); a write by another
  * process (the worker's import on PostgreSQL) can shift the pages of a remembered search by the
  * rows it added or removed before them until then, as keyset paging does.
  *
