@@ -7,10 +7,9 @@
 import assert from "node:assert/strict";
 import type { Db } from "../db/client.ts";
 import { openTestDb } from "../../tests/support/db.ts";
-import { insertOrderSource } from "../../tests/support/order_tracking.ts";
+import { csv, importFile, insertOrderSource } from "../../tests/support/order_tracking.ts";
 import { COUNT_CAP, searchOrders } from "./search.ts";
 import { forgetSeekPoints } from "./page_seek.ts";
-import { csv, importFile } from "../../tests/support/order_tracking.ts";
 import { createSource } from "../../bench/order_tracking_bench.ts";
 
 /** `db`, with the statements it ran written down. */
