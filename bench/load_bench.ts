@@ -520,9 +520,9 @@ function levelRows(result: LevelResult, idle: { hot: Baseline; paced: Baseline }
     const ratioTo = (median: number | undefined) => median ? p95 / median : NaN;
     const ratio = ratioTo(idle.hot.get(kind));
     const paced = ratioTo(idle.paced.get(kind));
-    if (!Number.isNaN(ratio) && !kind.startsWith("import")) {
-      worst = Math.max(worst, ratio);
-      worstPaced = Math.max(worstPaced, paced);
+    if (!kind.startsWith("import")) {
+      if (!Number.isNaN(ratio)) worst = Math.max(worst, ratio);
+      if (!Number.isNaN(paced)) worstPaced = Math.max(worstPaced, paced);
     }
     const median = (baseline: Baseline) => {
       const value = baseline.get(kind);

@@ -8,9 +8,9 @@
  * walk, so one deep jump makes every page before it a seek. They are kept `SEEK_TTL_MS` and
  * forgotten at once when this process writes orders (`forgetSeekPoints`): every search's for an
  * import that wrote orders or a delete, only those of searches sorted by notes for a note (an
- * import of unchanged orders writes none); a write by another
- * process (the worker's import on PostgreSQL) can shift the pages of a remembered search by the
- * rows it added or removed before them until then, as keyset paging does.
+ * import of unchanged orders writes none); a write by another process (the worker's import on
+ * PostgreSQL) can shift the pages of a remembered search by the rows it added or removed before
+ * them until then, as keyset paging does.
  *
  * With the points, a search keeps what its last count found when that count passed its bound
  * (`rememberAbove`, `knownAbove`): "more than 10,000" holds until a write may have removed

@@ -110,7 +110,10 @@ async function finishImport(
   read: OrderFileRecords,
   counts: UpsertCounts,
 ): Promise<ImportOutcome> {
-  await refreshStatistics(tx, counts.inserted + counts.updated + counts.restored);
+  // Orders the import wrote. None when the file only lists orders again unchanged (a daily
+  // open-order list, a feed polled again): those go to `order_seen`, which no list search reads.
+  const written = counts.inserted + counts.updated + counts.restored;
+  await refreshStatistics(tx, written);
   const log = [...read.log];
   log.push(
     `Orders: ${counts.inserted} new, ${counts.updated} updated, ${counts.restored} restored, ` +
@@ -124,15 +127,12 @@ async function finishImport(
   }
   const failed = read.rows > 0 && read.records.length === 0;
   if (failed) log.push("No row of the file could be imported.");
-  // A file that only lists orders again unchanged (a daily open-order list, a feed polled again)
-  // writes no order: only `order_seen`, which no list search reads.
-  const moved = counts.inserted + counts.updated + counts.restored > 0;
   return {
     // Once the import is in, the list's remembered page starts are recounted (page_seek.ts).
     // While its batches commit, a deep page continues after the order it remembered, as keyset
     // paging does (no order twice or lost at a boundary paged with Next), and is not walked
     // again from the start for every batch. An import that wrote no order moved no page start.
-    afterCommit: moved ? () => Promise.resolve(forgetSeekPoints()) : undefined,
+    afterCommit: written > 0 ? () => Promise.resolve(forgetSeekPoints()) : undefined,
     status: failed ? "failed" : "succeeded",
     counts: {
       rows: read.rows,
