@@ -77,6 +77,11 @@ export interface PreparedImport {
   apply(tx: Db, index: number): Promise<Record<string, number>>;
   /** In the transaction that ends the run, with the batches' summed counts. */
   finish(tx: Db, counts: Record<string, number>): Promise<ImportOutcome>;
+  /**
+   * After the run failed with some batches written (they stay): what `finish`'s outcome would
+   * have done for the data those batches wrote. A failure is logged, not the run's.
+   */
+  afterPartialFailure?(db: Db): Promise<void>;
 }
 
 /**

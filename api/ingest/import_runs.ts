@@ -268,6 +268,11 @@ async function processBatched(
         ? `${errorText(error)} (${done} of ${prepared.batches} batches had been written.)`
         : errorText(error);
       await failRun(deps.db, runId, reason);
+      if (done > 0) {
+        await prepared.afterPartialFailure?.(deps.db).catch((error) =>
+          logError(`Run ${runId}'s work after a partial failure`, error)
+        );
+      }
       return "failed";
     });
     if (step === "batch") continue;

@@ -5,12 +5,15 @@
  * seek that costs about what the first page costs, instead of walking 9,950 matches.
  *
  * Points are remembered from the pages served and from every `SEEK_STRIDE`-th row of a deeper
- * walk, so one deep jump makes every page before it a seek. They are kept `SEEK_TTL_MS` and
- * forgotten at once when this process writes orders (`forgetSeekPoints`): every search's for an
- * import that wrote orders or a delete, only those of searches sorted by notes for a note (an
- * import of unchanged orders writes none); a write by another process (the worker's import on
- * PostgreSQL) can shift the pages of a remembered search by the rows it added or removed before
- * them until then, as keyset paging does.
+ * walk, so one deep jump makes every page before it a seek. They are forgotten when orders are
+ * written (`forgetSeekPoints`): every search's for an import that wrote orders or a delete, only
+ * those of searches sorted by notes for a note (an import of unchanged orders writes none). This
+ * process forgets at once; a write by another process (the worker's import on PostgreSQL) is seen
+ * within a second through the counts of `list_versions.ts`, and until then a remembered page
+ * continues after the order it remembered, as keyset paging does. `SEEK_TTL_MS` bounds the rest.
+ *
+ * After a write forgot them, the deep pages read in the last minutes are walked again in the
+ * background (`noteDeepVisit`), so that the person paging there does not wait for the walk.
  *
  * With the points, a search keeps what its last count found when that count passed its bound
  * (`rememberAbove`, `knownAbove`): "more than 10,000" holds until a write may have removed
@@ -29,8 +32,11 @@ export interface SeekPoint {
 
 /** Every this many rows of a walk a point is remembered (the page sizes' largest common step). */
 export const SEEK_STRIDE = 50;
-/** How long a search's points are trusted. */
-const SEEK_TTL_MS = 60_000;
+/**
+ * How long a search's points are trusted at most: writes forget them (`forgetSeekPoints`, and
+ * `list_versions.ts` for other processes), so this only bounds a write that bypassed both.
+ */
+const SEEK_TTL_MS = 10 * 60_000;
 /** The searches remembered per database, the least recently used dropped first. */
 const MAX_SEARCHES = 256;
 
@@ -153,9 +159,71 @@ function entryToWrite(
  * the deletion job (`"orders"`: rows came, went or changed their sorted values); after a note
  * (`"notes"`), only those of searches sorted by notes, since a note changes no other sorted
  * value, no searched column and no row's presence, so every other search's rows keep their
- * positions (and people paging deep keep their seeks while colleagues write notes).
+ * positions (and people paging deep keep their seeks while colleagues write notes). After
+ * `"orders"`, the deep pages read lately are walked again in the background (`noteDeepVisit`).
  */
 export function forgetSeekPoints(what: "orders" | "notes" = "orders"): void {
-  if (what === "notes") notesChanges++;
-  else searches = new WeakMap();
+  if (what === "notes") {
+    notesChanges++;
+    return;
+  }
+  searches = new WeakMap();
+  walkAgain();
+}
+
+/** A deep page read lately: walked again once a write forgot its points. */
+interface DeepVisit {
+  db: object;
+  key: string;
+  offset: number;
+  at: number;
+  walk: () => Promise<unknown>;
+}
+
+/** Pages at this offset or deeper are walked again: a shallower walk costs about a page. */
+export const REWALK_FROM = 1_000;
+/** Visits older than this are not walked again. */
+const REWALK_WITHIN_MS = 5 * 60_000;
+/** At most this many searches are walked again after one write, the most recent first. */
+const MAX_REWALKS = 4;
+
+let deepVisits: DeepVisit[] = [];
+let rewalks: Promise<void> = Promise.resolve();
+
+/**
+ * Notes that a page at `offset` (at least `REWALK_FROM`) of `search` was read, and how to read it
+ * again (`walk`, which remembers its points as the page's reading does): after a write forgets
+ * the points, the deepest page of each search read in the last `REWALK_WITHIN_MS` is walked again,
+ * one at a time, so its next visit is a seek. A failed walk leaves that visit to walk, as before.
+ */
+export function noteDeepVisit(
+  db: object,
+  search: SeekSearch,
+  offset: number,
+  walk: () => Promise<unknown>,
+  now = Date.now(),
+): void {
+  const same = deepVisits.find((visit) => visit.db === db && visit.key === search.key);
+  const deepest = same && same.offset > offset ? same : null;
+  deepVisits = deepVisits.filter((visit) => visit !== same);
+  deepVisits.push(
+    deepest ? { ...deepest, at: now } : { db, key: search.key, offset, at: now, walk },
+  );
+  if (deepVisits.length > MAX_REWALKS * 4) deepVisits.shift();
+}
+
+/** Starts walking the recent deep pages again, after the walks already under way. */
+function walkAgain(now = Date.now()): void {
+  const due = deepVisits.filter((visit) => now - visit.at <= REWALK_WITHIN_MS)
+    .slice(-MAX_REWALKS).reverse();
+  deepVisits = [];
+  if (!due.length) return;
+  rewalks = rewalks.then(async () => {
+    for (const visit of due) await visit.walk().catch(() => {});
+  });
+}
+
+/** Settles once the walks started so far are done (tests, and a process that stops). */
+export function walksDone(): Promise<void> {
+  return rewalks;
 }

@@ -1,16 +1,19 @@
 /**
  * Which writes forget which seek points: a note only those of searches sorted by notes, any other
- * write every search's, and a read that a write overtook leaves none.
+ * write every search's, and a read that a write overtook leaves none; which deep pages are walked
+ * again after a write.
  */
 import assert from "node:assert/strict";
 import {
   forgetSeekPoints,
   knownAbove,
   nearestPoint,
+  noteDeepVisit,
   rememberAbove,
   rememberPoints,
   seekGeneration,
   type SeekSearch,
+  walksDone,
 } from "./page_seek.ts";
 
 const byName: SeekSearch = { key: "by customer name", readsNotes: false };
@@ -80,4 +83,61 @@ Deno.test("a count past the bound is kept and forgotten as the points are", () =
   forgetSeekPoints();
   rememberAbove(db, byName, 10_000, seen);
   assert.equal(knownAbove(db, byName), 0);
+});
+
+Deno.test("after an import or a delete, the deepest page of each search read lately is walked again", async () => {
+  const minute = 60_000;
+  type Visit = [search: string, offset: number, minutesAgo: number];
+  const cases: [string, Visit[], "orders" | "notes", string[]][] = [
+    ["one deep page", [["a", 9_950, 1]], "orders", ["a@9950"]],
+    ["a note walks nothing", [["a", 9_950, 1]], "notes", []],
+    ["read 6 minutes ago: not walked", [["a", 9_950, 6]], "orders", []],
+    ["the deepest page of a search", [["a", 9_950, 2], ["a", 5_000, 1]], "orders", ["a@9950"]],
+    [
+      "at most four searches, the most recent first",
+      [["a", 1_000, 5], ["b", 1_000, 4], ["c", 1_000, 3], ["d", 1_000, 2], ["e", 1_000, 1]],
+      "orders",
+      ["e@1000", "d@1000", "c@1000", "b@1000"],
+    ],
+  ];
+  for (const [label, visits, write, expected] of cases) {
+    forgetSeekPoints(); // no visit left from the case before
+    await walksDone();
+    const walked: string[] = [];
+    const db = {};
+    for (const [key, offset, minutesAgo] of visits) {
+      const search = { key, readsNotes: false };
+      const walk = () => Promise.resolve(walked.push(`${key}@${offset}`));
+      noteDeepVisit(db, search, offset, walk, Date.now() - minutesAgo * minute);
+    }
+    forgetSeekPoints(write);
+    await walksDone();
+    assert.deepEqual(walked, expected, label);
+    // Walked once: a second write walks them again only once they are read again.
+    forgetSeekPoints(write);
+    await walksDone();
+    assert.deepEqual(walked, expected, `${label}, a second write`);
+  }
+});
+
+Deno.test("a walk that fails leaves the others to run", async () => {
+  forgetSeekPoints();
+  await walksDone();
+  const walked: string[] = [];
+  const db = {};
+  noteDeepVisit(
+    db,
+    { key: "a", readsNotes: false },
+    2_000,
+    () => Promise.reject(new Error("gone")),
+  );
+  noteDeepVisit(
+    db,
+    { key: "b", readsNotes: false },
+    2_000,
+    () => Promise.resolve(walked.push("b")),
+  );
+  forgetSeekPoints();
+  await walksDone();
+  assert.deepEqual(walked, ["b"]);
 });

@@ -3,7 +3,7 @@ import type { Db } from "../db/client.ts";
 import type { Order, OrderDetail } from "../../shared/contract/order_tracking.ts";
 import type { UpdateStatsRow } from "../../shared/contract/home_stats.ts";
 import { contractOrders, ORDER_COLUMNS } from "./order_rows.ts";
-import { forgetSeekPoints } from "./page_seek.ts";
+import { countListWrite, listWritten } from "./list_versions.ts";
 
 /** One order, deleted or not (its deletedStatus says which), or null. */
 export async function findOrder(db: Db, id: number): Promise<OrderDetail | null> {
@@ -37,14 +37,16 @@ export async function findOrder(db: Db, id: number): Promise<OrderDetail | null>
  * @returns false when there is no such order
  */
 export async function saveNote(db: Db, orderId: number, note: string | null): Promise<boolean> {
-  const rows = await db.query(
-    "update orders set notes = $2 where id = $1 returning id",
+  const rows = await db.query<{ version: string }>(
+    `with saved as (update orders set notes = $2 where id = $1 returning id)
+     ${countListWrite("notes", "exists (select 1 from saved)")}`,
     [orderId, note === null || note === "" ? null : note],
     { prepare: true },
   );
+  if (!rows.length) return false;
   // Once the note is in: a page sorted by notes may move (page_seek.ts).
-  forgetSeekPoints("notes");
-  return rows.length > 0;
+  listWritten(db, "notes", Number(rows[0].version));
+  return true;
 }
 
 /**
@@ -54,15 +56,19 @@ export async function saveNote(db: Db, orderId: number, note: string | null): Pr
  * @returns false when there is no such order
  */
 export async function deleteOrder(db: Db, id: number): Promise<boolean> {
-  const rows = await db.query<{ id: number }>(
-    `update orders
-        set deleted_status = true, active_status = false,
-            deleted_at = case when deleted_status then deleted_at else now() end
-      where id = $1 returning id`,
+  const rows = await db.query<{ version: string }>(
+    `with gone as (
+       update orders
+          set deleted_status = true, active_status = false,
+              deleted_at = case when deleted_status then deleted_at else now() end
+        where id = $1 returning id)
+     ${countListWrite("orders", "exists (select 1 from gone)")}`,
     [id],
   );
-  forgetSeekPoints(); // once it is gone, the list's deep pages move up by one (page_seek.ts)
-  return rows.length > 0;
+  if (!rows.length) return false;
+  // Once it is gone, the list's deep pages move up by one (page_seek.ts).
+  listWritten(db, "orders", Number(rows[0].version));
+  return true;
 }
 
 /**

@@ -26,11 +26,14 @@ import {
   type SearchSample,
 } from "./search_sample.ts";
 import { choosePieces } from "./trigram_choice.ts";
+import { noticeListWrites } from "./list_versions.ts";
 import {
   knownAbove,
   nearestPoint,
+  noteDeepVisit,
   rememberAbove,
   rememberPoints,
+  REWALK_FROM,
   SEEK_STRIDE,
   seekGeneration,
   type SeekPoint,
@@ -561,6 +564,8 @@ async function readPage(
   known: number | null,
   signal?: AbortSignal,
 ): Promise<{ rows: PageRow[]; count: number }> {
+  // Another process's write forgets the points it moved before they are used.
+  await noticeListWrites(db);
   const seen = seekGeneration();
   const count = () => countOrders(db, plan.where, plan.params, plan.bound + 1, signal);
   const offset = plan.offset;
@@ -576,6 +581,9 @@ async function readPage(
     ? count().catch((e: Error) => e)
     : null;
   const { rows, end } = await seekPage(db, plan, request.PageSize, signal);
+  if (plan.offset >= REWALK_FROM) {
+    noteDeepVisit(db, plan.seek, plan.offset, () => seekPage(db, plan, request.PageSize));
+  }
   if (known !== null) return { rows, count: known };
   // The matches end on this page or before it (a page past the last one): the exact count.
   if (end !== null) return { rows, count: end };

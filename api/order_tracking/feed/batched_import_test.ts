@@ -12,8 +12,11 @@ import { testClient } from "../../../tests/support/http.ts";
 import { createSource } from "../../../tests/support/order_tracking.ts";
 import { orderFile } from "../../../tests/support/import_load.ts";
 
-/** `db` whose transactions fail with a lost connection from the `failAt`-th one on. */
-function cutOff(db: Db, failAt: number): Db {
+/**
+ * `db` whose transactions fail from the `failAt`-th one on: with a lost connection, or with
+ * `error` (a failure of the run itself).
+ */
+function cutOff(db: Db, failAt: number, error?: Error): Db {
   let count = 0;
   return {
     ...db,
@@ -23,7 +26,9 @@ function cutOff(db: Db, failAt: number): Db {
     close: db.close.bind(db),
     transaction(fn) {
       if (++count >= failAt) {
-        return Promise.reject(Object.assign(new Error("connection lost"), { code: "08006" }));
+        return Promise.reject(
+          error ?? Object.assign(new Error("connection lost"), { code: "08006" }),
+        );
       }
       return db.transaction(fn);
     },
@@ -69,6 +74,38 @@ Deno.test("a batched import cut off between batches resumes and writes each orde
     // Done runs are left alone: a repeated job changes nothing.
     assert.equal(await processRun(deps, runId), "succeeded");
     assert.equal((await getRun(deps.db, runId)).counts.inserted, 1050);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("a batched import that fails after some batches makes the list forget its page starts", async () => {
+  const server = await startTestServer({ env: { IMPORT_BATCH_ROWS: "100" } });
+  try {
+    const admin = testClient(server.url);
+    await admin.login("admin", ADMIN_PASSWORD);
+    const sourceId = await createSource(admin, { uniqueColumn: "CustomerPoNumber" });
+    const deps = server.server.deps;
+    const runId = await deps.db.transaction((tx) =>
+      createRun(tx, {
+        feed: "order-tracking",
+        sourceId,
+        trigger: "cli",
+        fileName: "orders.csv",
+        bytes: orderFile(1050),
+      })
+    );
+    const version = async () =>
+      (await deps.db.query<{ v: string }>(
+        "select version::text as v from order_list_versions where name = 'orders'",
+      ))[0].v;
+    const before = await version();
+    const broken = cutOff(deps.db, 5, new Error("disk full"));
+    assert.equal(await processRun({ ...deps, db: broken }, runId), "failed");
+    const run = await getRun(deps.db, runId);
+    assert.match(run.error ?? "", /disk full \(4 of 11 batches had been written\.\)/);
+    // The 400 orders written stay, and every process's list forgets the page starts they moved.
+    assert.equal(Number(await version()), Number(before) + 1);
   } finally {
     await server.close();
   }

@@ -6,7 +6,7 @@
 import type { Db } from "../../db/client.ts";
 import type { JobHandler, ScheduleSource } from "../../jobs/handlers.ts";
 import { syncSchedules } from "../../jobs/schedules.ts";
-import { forgetSeekPoints } from "../page_seek.ts";
+import { countListWrite, listWritten } from "../list_versions.ts";
 import { compactOrders } from "./statistics_job.ts";
 
 /** Orders deleted for one source by one run of the job. */
@@ -28,7 +28,7 @@ export interface StaleDeletion {
  * ```
  */
 export async function deleteStaleOrders(db: Db, now: Date): Promise<StaleDeletion[]> {
-  const deleted = await db.query<StaleDeletion>(
+  const deleted = await db.query<StaleDeletion & { version: string }>(
     `with stale as (
        update orders o
           set deleted_status = true, active_status = false, deleted_at = $1::timestamptz
@@ -42,14 +42,17 @@ export async function deleteStaleOrders(db: Db, now: Date): Promise<StaleDeletio
             select 1 from order_seen seen
              where seen.order_id = o.id
                and seen.seen_at >= $1::timestamptz - make_interval(days => s.delete_after_days))
-       returning o.order_tracking_source_id)
-     select s.id as "sourceId", s.source_name as "sourceName", count(*)::int as deleted
+       returning o.order_tracking_source_id),
+     counted as (${countListWrite("orders", "exists (select 1 from stale)")})
+     select s.id as "sourceId", s.source_name as "sourceName", count(*)::int as deleted,
+            (select version::text from counted) as version
        from stale join order_tracking_sources s on s.id = stale.order_tracking_source_id
       group by s.id, s.source_name order by s.id`,
     [now.toISOString()],
   );
-  forgetSeekPoints(); // once they are gone, the list's deep pages may move (page_seek.ts)
-  return deleted;
+  // Once they are gone, the list's deep pages may move (page_seek.ts).
+  if (deleted.length) listWritten(db, "orders", Number(deleted[0].version));
+  return deleted.map(({ version: _, ...row }) => row);
 }
 
 /**

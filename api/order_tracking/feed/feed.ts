@@ -28,7 +28,7 @@ import {
 import { enqueueJob } from "../../jobs/queue.ts";
 import { ANALYZE_ORDERS_JOB, needsAnalyze } from "./statistics_job.ts";
 import { type UpsertCounts, upsertOrders } from "./upsert.ts";
-import { forgetSeekPoints } from "../page_seek.ts";
+import { countListWrite, listWritten } from "../list_versions.ts";
 
 /** The active sources reading mailbox `emailSourceId`. */
 export async function orderTrackingMailRules(db: Db, emailSourceId: number): Promise<MailRule[]> {
@@ -114,6 +114,9 @@ async function finishImport(
   // open-order list, a feed polled again): those go to `order_seen`, which no list search reads.
   const written = counts.inserted + counts.updated + counts.restored;
   await refreshStatistics(tx, written);
+  const [counted] = written > 0
+    ? await tx.query<{ version: string }>(countListWrite("orders"))
+    : [];
   const log = [...read.log];
   log.push(
     `Orders: ${counts.inserted} new, ${counts.updated} updated, ${counts.restored} restored, ` +
@@ -132,7 +135,9 @@ async function finishImport(
     // While its batches commit, a deep page continues after the order it remembered, as keyset
     // paging does (no order twice or lost at a boundary paged with Next), and is not walked
     // again from the start for every batch. An import that wrote no order moved no page start.
-    afterCommit: written > 0 ? () => Promise.resolve(forgetSeekPoints()) : undefined,
+    afterCommit: counted
+      ? (db) => Promise.resolve(listWritten(db, "orders", Number(counted.version)))
+      : undefined,
     status: failed ? "failed" : "succeeded",
     counts: {
       rows: read.rows,
@@ -187,6 +192,11 @@ export async function prepareOrderImport(
     },
     async finish(tx, counts) {
       return await finishImport(tx, read, { ...NO_COUNTS, ...counts } as UpsertCounts);
+    },
+    // The batches written may have added or moved orders: their page starts go, everywhere.
+    async afterPartialFailure(db) {
+      const [counted] = await db.query<{ version: string }>(countListWrite("orders"));
+      listWritten(db, "orders", Number(counted.version));
     },
   };
 }
