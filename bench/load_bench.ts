@@ -5,8 +5,10 @@
  *
  * - *staff*: each member acts every 3–10 s at random (the order list as people use it: empty,
  *   1–3 characters, a broad term, one PO, a deep sorted page; an order; a note; the home page;
- *   the runs; the sources) while a 20,000-row order file is imported over the API at the start
- *   of each level. Levels from BENCH_LOAD_STAFF ("10,50,200,1000"), BENCH_LOAD_SECONDS each.
+ *   the runs; the sources) while a 20,000-row order file is imported over the API every
+ *   BENCH_LOAD_SECONDS. Levels from BENCH_LOAD_STAFF ("10,50,200,1000"), each BENCH_LOAD_SECONDS
+ *   long or longer: long enough that the rarest kind gets BENCH_LOAD_MIN_PER_KIND requests
+ *   (`levelSeconds`), since a p95 of four requests is their maximum.
  * - *capacity*: 50 connections without think time for BENCH_LOAD_CAPACITY_SECONDS, set beside
  *   the same queries called straight on the database (PostgreSQL) at the same concurrency.
  * - `/health` is asked every 200 ms throughout; the server process's CPU and memory, and the
@@ -35,6 +37,7 @@ const env = (name: string, fallback: string) => Deno.env.get(name) ?? fallback;
 const ORDERS = Number(env("BENCH_LOAD_ORDERS", "200000"));
 const LEVELS = env("BENCH_LOAD_STAFF", "10,50,200,1000").split(",").map(Number);
 const LEVEL_SECONDS = Number(env("BENCH_LOAD_SECONDS", "60"));
+const MIN_PER_KIND = Number(env("BENCH_LOAD_MIN_PER_KIND", "20"));
 const CAPACITY_SECONDS = Number(env("BENCH_LOAD_CAPACITY_SECONDS", "20"));
 const CAPACITY_CONNECTIONS = 50;
 const CAPACITY_ROUNDS = Number(env("BENCH_LOAD_CAPACITY_ROUNDS", "3"));
@@ -268,11 +271,27 @@ function importFile(rows: number): Uint8Array {
 // ---------------------------------------------------------------------------------------------
 // The shapes
 
+/** The share of actions of the rarest kind (the sources list, `act`). */
+const RAREST_SHARE = 0.04;
+/** The mean pause between one person's actions (3–10 s, `staffLevel`). */
+const MEAN_THINK_S = 6.5;
+
+/**
+ * How long a level of `staff` lasts: BENCH_LOAD_SECONDS, or longer when fewer people would not
+ * send the rarest kind MIN_PER_KIND times (at 10 staff, 325 s), in whole import periods.
+ */
+function levelSeconds(staff: number): number {
+  const needed = MIN_PER_KIND / (RAREST_SHARE * staff / MEAN_THINK_S);
+  return Math.max(1, Math.ceil(needed / LEVEL_SECONDS)) * LEVEL_SECONDS;
+}
+
 interface LevelResult {
   staff: number;
   figures: Figures;
   health: number[];
-  importS: number | null;
+  /** Each import's seconds (null: it failed). */
+  imports: (number | null)[];
+  seconds: number;
   cpuShare: number;
   /** CPU of the PostgreSQL processes and of this generator, in cores, over the level. */
   postgresShare: number;
@@ -331,27 +350,32 @@ async function staffLevel(
 ): Promise<LevelResult> {
   const figures = sink.target = new Figures();
   const started = performance.now();
-  const until = started + LEVEL_SECONDS * 1000;
+  const until = started + levelSeconds(staff.length) * 1000;
   const before = processUsage(app.pid);
   const postgresBefore = commandCpu("postgres");
   const generatorBefore = processUsage(Deno.pid).cpuS;
   const health = probeHealth(app.url, until);
-  let importS: number | null = null;
-  figures.importing = true;
+  const imports: (number | null)[] = [];
+  // One import at the start of every BENCH_LOAD_SECONDS of the level, as files keep arriving.
   const importing = (async () => {
-    const t = performance.now();
-    try {
-      await importer.upload(
-        `import (${IMPORT_ROWS.toLocaleString("en")} rows)`,
-        `/api/order-tracking-sources/${sourceId}/import`,
-        "orders.csv",
-        file,
-      );
-      importS = (performance.now() - t) / 1000;
-    } catch (error) {
-      figures.errors.push(String(error).slice(0, 300));
-    } finally {
-      figures.importing = false;
+    for (let at = started; at < until; at += LEVEL_SECONDS * 1000) {
+      await sleep(at - performance.now());
+      const t = performance.now();
+      figures.importing = true;
+      try {
+        await importer.upload(
+          `import (${IMPORT_ROWS.toLocaleString("en")} rows)`,
+          `/api/order-tracking-sources/${sourceId}/import`,
+          "orders.csv",
+          file,
+        );
+        imports.push((performance.now() - t) / 1000);
+      } catch (error) {
+        imports.push(null);
+        figures.errors.push(String(error).slice(0, 300));
+      } finally {
+        figures.importing = false;
+      }
     }
   })();
   await Promise.all(staff.map(async (member) => {
@@ -369,7 +393,8 @@ async function staffLevel(
     staff: staff.length,
     figures,
     health: await health,
-    importS,
+    imports,
+    seconds,
     cpuShare: (after.cpuS - before.cpuS) / seconds,
     postgresShare: (commandCpu("postgres") - postgresBefore) / seconds,
     generatorShare: (processUsage(Deno.pid).cpuS - generatorBefore) / seconds,
@@ -511,6 +536,16 @@ function splitP95(figures: Figures, kind: string): string {
   return `${one(during)} / ${one(rest)}`;
 }
 
+/** "import 6.5 s", or "5 imports 6.3–7.1 s" (a failed one said). */
+function importsText(imports: (number | null)[]): string {
+  const done = imports.filter((s): s is number => s !== null);
+  const failed = imports.length - done.length ? `, ${imports.length - done.length} failed` : "";
+  if (done.length <= 1) return `import ${done.length ? done[0].toFixed(1) + " s" : "–"}${failed}`;
+  return `${done.length} imports ${Math.min(...done).toFixed(1)}–${
+    Math.max(...done).toFixed(1)
+  } s${failed}`;
+}
+
 function levelRows(result: LevelResult, idle: { hot: Baseline; paced: Baseline }): string[] {
   const rows: string[] = [];
   let worst = 0;
@@ -549,9 +584,9 @@ function levelRows(result: LevelResult, idle: { hot: Baseline; paced: Baseline }
   rows.push(
     `| ${result.staff} | **level** | ${result.figures.total} requests | server CPU ${
       (result.cpuShare * 100).toFixed(0)
-    } % of a core | RSS ${result.rssMB.toFixed(0)} MB | import ${
-      result.importS === null ? "failed" : result.importS.toFixed(1) + " s"
-    } | | worst p95 ÷ idle ${worst.toFixed(1)} × / ${worstPaced.toFixed(1)} × | PostgreSQL ${
+    } % of a core | RSS ${result.rssMB.toFixed(0)} MB | ${importsText(result.imports)}, ${
+      result.seconds.toFixed(0)
+    } s | | worst p95 ÷ idle ${worst.toFixed(1)} × / ${worstPaced.toFixed(1)} × | PostgreSQL ${
       (result.postgresShare * 100).toFixed(0)
     } %, generator ${(result.generatorShare * 100).toFixed(0)} % | | ${result.figures.failed} |`,
   );
@@ -598,7 +633,7 @@ async function runOn(kind: string): Promise<string[]> {
       "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     );
     for (const level of LEVELS) {
-      console.log(`load: ${kind}, ${level} staff for ${LEVEL_SECONDS} s`);
+      console.log(`load: ${kind}, ${level} staff for ${levelSeconds(level)} s`);
       const result = await staffLevel(app, staff.slice(0, level), importer, sourceId, file);
       lines.push(...levelRows(result, idle));
       if (result.figures.errors.length) {
@@ -633,7 +668,7 @@ export async function loadSection(machine: string): Promise<string> {
     "",
     `Command: \`BENCH_ONLY=load deno task bench\` (BENCH_LOAD_ORDERS=${ORDERS}, BENCH_LOAD_STAFF=${
       LEVELS.join(",")
-    }, BENCH_LOAD_SECONDS=${LEVEL_SECONDS}, BENCH_LOAD_DB=${
+    }, BENCH_LOAD_SECONDS=${LEVEL_SECONDS}, BENCH_LOAD_MIN_PER_KIND=${MIN_PER_KIND}, BENCH_LOAD_DB=${
       DATABASES.join(",")
     }). Machine: ${machine}.`,
     `Measured ${started.toISOString().slice(0, 16)}Z; load average ${
@@ -643,8 +678,13 @@ export async function loadSection(machine: string): Promise<string> {
     "generator is this process. Each member of staff signs in with a session of their own and acts",
     "every 3–10 s at random: 55 % order list (empty, 1–3 characters, a broad term, one PO, page",
     "200 sorted), 15 % one order, 8 % a note, 12 % the home page's stats, 6 % runs, 4 % sources.",
-    `A ${IMPORT_ROWS.toLocaleString("en")}-row order file is imported over the API at the start`,
-    "of each level; `/health` is asked every 200 ms. Idle medians: one client, nothing else running,",
+    `A ${
+      IMPORT_ROWS.toLocaleString("en")
+    }-row order file is imported over the API every ${LEVEL_SECONDS} s`,
+    `of each level. A level lasts ${LEVEL_SECONDS} s, or longer where fewer staff would send the rarest kind`,
+    `(the sources, 4 %) fewer than ${MIN_PER_KIND} times (a p95 of a handful of requests is their`,
+    "maximum); its row gives its length. `/health` is asked every 200 ms. Idle medians: one client,",
+    "nothing else running,",
     `its requests sent back to back, and paced (each after ${PACED_IDLE_MS} ms of quiet, as one person`,
     "sends them; a request after a pause costs about twice one sent right after another on this",
     "machine, on either database).",
