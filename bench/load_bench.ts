@@ -359,7 +359,7 @@ async function staffLevel(
   // One import at the start of every BENCH_LOAD_SECONDS of the level, as files keep arriving.
   const importing = (async () => {
     for (let at = started; at < until; at += LEVEL_SECONDS * 1000) {
-      await sleep(at - performance.now());
+      await sleep(Math.max(0, at - performance.now()));
       const t = performance.now();
       figures.importing = true;
       try {

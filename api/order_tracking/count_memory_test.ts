@@ -5,27 +5,11 @@
  * and forgotten by the same writes.
  */
 import assert from "node:assert/strict";
-import type { Db } from "../db/client.ts";
-import { openTestDb } from "../../tests/support/db.ts";
+import { openTestDb, recordingDb } from "../../tests/support/db.ts";
 import { csv, importFile, insertOrderSource } from "../../tests/support/order_tracking.ts";
 import { COUNT_CAP, searchOrders } from "./search.ts";
 import { forgetSeekPoints } from "./page_seek.ts";
 import { createSource } from "../../bench/order_tracking_bench.ts";
-
-/** `db`, with the statements it ran written down. */
-function recording(db: Db): { db: Db; statements: string[] } {
-  const statements: string[] = [];
-  return {
-    statements,
-    db: {
-      ...db,
-      query: (sql, params, options) => {
-        statements.push(sql);
-        return db.query(sql, params, options);
-      },
-    },
-  };
-}
 
 const counts = (statements: string[]) =>
   statements.filter((sql) => sql.startsWith("select count(*)"));
@@ -56,7 +40,7 @@ Deno.test("a broad search's count past its bound is not read again until a write
       ],
     ];
     // One handle throughout, as the server has: what a search remembers is kept per database.
-    const watched = recording(db);
+    const watched = recordingDb(db);
     for (const [label, write, total, capped, counted] of cases) {
       await write();
       watched.statements.length = 0;
@@ -85,7 +69,7 @@ Deno.test("an import that writes no order keeps the list's page starts; one that
       AndOrParam: true,
       SortParams: { customerPoNumber: true },
     };
-    const watched = recording(db);
+    const watched = recordingDb(db);
     // A page read from a remembered start names that order (`afterPoint`); a walk does not.
     const seeks = () => watched.statements.some((sql) => sql.includes("from orders b where b.id"));
     const cases: [string, string, boolean][] = [

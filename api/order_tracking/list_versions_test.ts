@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import type { Db } from "../db/client.ts";
-import { openTestDb } from "../../tests/support/db.ts";
+import { openTestDb, recordingDb } from "../../tests/support/db.ts";
 import { csv, importFile } from "../../tests/support/order_tracking.ts";
 import { createSource } from "../../bench/order_tracking_bench.ts";
 import { searchOrders } from "./search.ts";
@@ -13,21 +13,6 @@ import type { OrderListRequest } from "../../shared/contract/order_tracking.ts";
 import { countListWrite, noticeListWrites } from "./list_versions.ts";
 import { forgetSeekPoints, walksDone } from "./page_seek.ts";
 import { deleteOrder, saveNote } from "./queries.ts";
-
-/** `db`, with the statements it ran written down. */
-function recording(db: Db): { db: Db; statements: string[] } {
-  const statements: string[] = [];
-  return {
-    statements,
-    db: {
-      ...db,
-      query: (sql, params, options) => {
-        statements.push(sql);
-        return db.query(sql, params, options);
-      },
-    },
-  };
-}
 
 /** Page 3 read from its remembered start skips no row; a walk from the start skips 100. */
 const seeks = (statements: string[]) => statements.some((sql) => sql.includes("w.n > 0 and"));
@@ -56,7 +41,7 @@ Deno.test("a write counted by another process forgets the page starts it moved",
   const { db, close } = await openTestDb();
   try {
     const source = await createSource(db);
-    const watched = recording(db);
+    const watched = recordingDb(db);
     await importFile(watched.db, source, orderFile(200));
     const byNotes = { ...page(3), SortParams: { notes: false } };
     // Another process's write: counted in the database, not forgotten here. The list reads the
@@ -92,7 +77,7 @@ Deno.test("this process's own writes count once: its next check forgets nothing 
   const { db, close } = await openTestDb();
   try {
     const source = await createSource(db);
-    const watched = recording(db);
+    const watched = recordingDb(db);
     await importFile(watched.db, source, orderFile(200));
     const cases: [string, () => Promise<unknown>][] = [
       ["an import that wrote orders", () => importFile(watched.db, source, orderFile(200, "PO-X"))],
@@ -119,7 +104,7 @@ Deno.test("after an import that wrote orders, a deep page read lately is walked 
   const { db, close } = await openTestDb();
   try {
     const source = await createSource(db);
-    const watched = recording(db);
+    const watched = recordingDb(db);
     await importFile(watched.db, source, orderFile(1_200));
     const deep = page(23); // offset 1,100: walked again after a write
     await searchOrders(watched.db, deep, null);

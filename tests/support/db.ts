@@ -47,3 +47,21 @@ export async function openTestDb(): Promise<{ db: Db; close(): Promise<void> }> 
     },
   };
 }
+
+/**
+ * `db`, with the statements it runs written down in `statements` (one handle: what the list
+ * remembers is kept per database object).
+ */
+export function recordingDb(db: Db): { db: Db; statements: string[] } {
+  const statements: string[] = [];
+  return {
+    statements,
+    db: {
+      ...db,
+      query: (sql, params, options) => {
+        statements.push(sql);
+        return db.query(sql, params, options);
+      },
+    },
+  };
+}

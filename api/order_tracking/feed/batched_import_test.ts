@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import type { Db } from "../../db/client.ts";
 import { createRun, getRun, processRun } from "../../ingest/import_runs.ts";
-import { ADMIN_PASSWORD, startTestServer } from "../../../tests/support/server.ts";
+import { ADMIN_PASSWORD, startTestServer, type TestServer } from "../../../tests/support/server.ts";
+import type { Deps } from "../../deps.ts";
 import { testClient } from "../../../tests/support/http.ts";
 import { createSource } from "../../../tests/support/order_tracking.ts";
 import { orderFile } from "../../../tests/support/import_load.ts";
@@ -35,22 +36,28 @@ function cutOff(db: Db, failAt: number, error?: Error): Db {
   };
 }
 
-Deno.test("a batched import cut off between batches resumes and writes each order once", async () => {
+/** A server importing 100 rows a batch, and a queued run of a 1,050-row order file (11 batches). */
+async function queuedRun(): Promise<{ server: TestServer; deps: Deps; runId: number }> {
   const server = await startTestServer({ env: { IMPORT_BATCH_ROWS: "100" } });
+  const admin = testClient(server.url);
+  await admin.login("admin", ADMIN_PASSWORD);
+  const sourceId = await createSource(admin, { uniqueColumn: "CustomerPoNumber" });
+  const deps = server.server.deps;
+  const runId = await deps.db.transaction((tx) =>
+    createRun(tx, {
+      feed: "order-tracking",
+      sourceId,
+      trigger: "cli",
+      fileName: "orders.csv",
+      bytes: orderFile(1050),
+    })
+  );
+  return { server, deps, runId };
+}
+
+Deno.test("a batched import cut off between batches resumes and writes each order once", async () => {
+  const { server, deps, runId } = await queuedRun();
   try {
-    const admin = testClient(server.url);
-    await admin.login("admin", ADMIN_PASSWORD);
-    const sourceId = await createSource(admin, { uniqueColumn: "CustomerPoNumber" });
-    const deps = server.server.deps;
-    const runId = await deps.db.transaction((tx) =>
-      createRun(tx, {
-        feed: "order-tracking",
-        sourceId,
-        trigger: "cli",
-        fileName: "orders.csv",
-        bytes: orderFile(1050),
-      })
-    );
     // The 5th transaction fails: four batches are written, the run stays queued.
     await assert.rejects(processRun({ ...deps, db: cutOff(deps.db, 5) }, runId), /connection lost/);
     const [ledger] = await deps.db.query<{ status: string; done: number }>(
@@ -80,21 +87,8 @@ Deno.test("a batched import cut off between batches resumes and writes each orde
 });
 
 Deno.test("a batched import that fails after some batches makes the list forget its page starts", async () => {
-  const server = await startTestServer({ env: { IMPORT_BATCH_ROWS: "100" } });
+  const { server, deps, runId } = await queuedRun();
   try {
-    const admin = testClient(server.url);
-    await admin.login("admin", ADMIN_PASSWORD);
-    const sourceId = await createSource(admin, { uniqueColumn: "CustomerPoNumber" });
-    const deps = server.server.deps;
-    const runId = await deps.db.transaction((tx) =>
-      createRun(tx, {
-        feed: "order-tracking",
-        sourceId,
-        trigger: "cli",
-        fileName: "orders.csv",
-        bytes: orderFile(1050),
-      })
-    );
     const version = async () =>
       (await deps.db.query<{ v: string }>(
         "select version::text as v from order_list_versions where name = 'orders'",
