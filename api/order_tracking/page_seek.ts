@@ -223,7 +223,7 @@ function walkAgain(now = Date.now()): void {
   });
 }
 
-/** Settles once the walks started so far are done (tests, and a process that stops). */
+/** Settles once the walks started so far are done (tests wait for it before closing). */
 export function walksDone(): Promise<void> {
   return rewalks;
 }
