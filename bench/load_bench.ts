@@ -273,8 +273,11 @@ function importFile(rows: number): Uint8Array {
 
 /** The share of actions of the rarest kind (the sources list, `act`). */
 const RAREST_SHARE = 0.04;
-/** The mean pause between one person's actions (3–10 s, `staffLevel`). */
-const MEAN_THINK_S = 6.5;
+/** The pause between one person's actions: 3 s, plus up to 7 s at random. */
+const THINK_MIN_MS = 3000;
+const THINK_SPREAD_MS = 7000;
+/** The mean of that pause, in seconds. */
+const MEAN_THINK_S = (THINK_MIN_MS + THINK_SPREAD_MS / 2) / 1000;
 
 /**
  * How long a level of `staff` lasts: BENCH_LOAD_SECONDS, or longer when fewer people would not
@@ -383,7 +386,7 @@ async function staffLevel(
     await sleep(Math.random() * 10_000);
     await loop(figures, until, async () => {
       await act(member);
-      await sleep(3000 + Math.random() * 7000);
+      await sleep(THINK_MIN_MS + Math.random() * THINK_SPREAD_MS);
     });
   }));
   await importing;
