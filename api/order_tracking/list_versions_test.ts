@@ -37,12 +37,18 @@ const page = (PageIndex: number) => ({
   SortParams: { customerPoNumber: true },
 });
 
-Deno.test("a write counted by another process forgets the page starts it moved", async () => {
+/** A test database with `count` orders imported, read through a recording handle. */
+async function listOf(count: number) {
   const { db, close } = await openTestDb();
+  const source = await createSource(db);
+  const watched = recordingDb(db);
+  await importFile(watched.db, source, orderFile(count));
+  return { db, close, source, watched };
+}
+
+Deno.test("a write counted by another process forgets the page starts it moved", async () => {
+  const { db, close, watched } = await listOf(200);
   try {
-    const source = await createSource(db);
-    const watched = recordingDb(db);
-    await importFile(watched.db, source, orderFile(200));
     const byNotes = { ...page(3), SortParams: { notes: false } };
     // Another process's write: counted in the database, not forgotten here. The list reads the
     // counts when its last read is a second old.
@@ -74,11 +80,8 @@ Deno.test("a write counted by another process forgets the page starts it moved",
 });
 
 Deno.test("this process's own writes count once: its next check forgets nothing more", async () => {
-  const { db, close } = await openTestDb();
+  const { db, close, source, watched } = await listOf(200);
   try {
-    const source = await createSource(db);
-    const watched = recordingDb(db);
-    await importFile(watched.db, source, orderFile(200));
     const cases: [string, () => Promise<unknown>][] = [
       ["an import that wrote orders", () => importFile(watched.db, source, orderFile(200, "PO-X"))],
       ["a delete", async () => assert.ok(await deleteOrder(watched.db, await someId(db)))],
@@ -101,11 +104,8 @@ Deno.test("this process's own writes count once: its next check forgets nothing 
 });
 
 Deno.test("after an import that wrote orders, a deep page read lately is walked again and reads right", async () => {
-  const { db, close } = await openTestDb();
+  const { db, close, source, watched } = await listOf(1_200);
   try {
-    const source = await createSource(db);
-    const watched = recordingDb(db);
-    await importFile(watched.db, source, orderFile(1_200));
     const deep = page(23); // offset 1,100: walked again after a write
     await searchOrders(watched.db, deep, null);
     // A new order sorts first and moves every page by one.
