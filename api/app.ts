@@ -8,7 +8,7 @@ import { secureHeaders } from "hono/secure-headers";
 import type { AppEnv, Deps } from "./deps.ts";
 import { limitBodies } from "./http/body_limit.ts";
 import { bodyReadTimeout } from "./http/body_timeout.ts";
-import { csrfGuard } from "./http/csrf.ts";
+import { csrfGuard, SAFE_METHODS } from "./http/csrf.ts";
 import { requestId } from "./http/request_id.ts";
 import { badRequest, handleError } from "./http/errors.ts";
 import { serveSpa } from "./http/spa.ts";
@@ -19,6 +19,7 @@ import { mountFeatures } from "./feature.ts";
 import { FEATURES } from "./features.ts";
 import { recordActivity } from "./activity/middleware.ts";
 import { asWorkUnit } from "./db/work_unit.ts";
+import { sessionsMayHaveChanged } from "./auth/session_cache.ts";
 
 /**
  * The API routes alone: every feature's routers, mounted at their paths in the list's order.
@@ -118,6 +119,14 @@ export function createApp(deps: Deps, options: { webDist?: string } = {}): Hono<
     // API answers depend on the session: never cached by the browser or a proxy.
     if (!c.res.headers.has("cache-control") && !c.req.path.startsWith("/assets/")) {
       c.res.headers.set("cache-control", "no-store");
+    }
+  });
+  app.use(async (c, next) => {
+    try {
+      await next();
+    } finally {
+      // The request may have ended a session or changed a user: the next one checks.
+      if (!SAFE_METHODS.has(c.req.method)) sessionsMayHaveChanged(deps.db);
     }
   });
   app.use(bodyReadTimeout);

@@ -5,6 +5,7 @@
  */
 import type { Db } from "../db/client.ts";
 import { hashToken, randomToken } from "./tokens.ts";
+import { rememberedUser } from "./session_cache.ts";
 import type { SessionUser } from "../deps.ts";
 
 export type { SessionUser };
@@ -72,21 +73,35 @@ export async function sessionProvedPasswordWithin(
   return row?.recent === true;
 }
 
-/** Finds the active user behind an access token, or null when it is unknown, expired or revoked. */
-export async function userForAccessToken(db: Db, token: string): Promise<SessionUser | null> {
-  const [row] = await db.query<SessionUser>(
-    `select s.id as "sessionId", u.id as "userId", u.username, u.is_admin as "isAdmin",
-            u.inventory_user as "inventoryUser", u.order_user as "orderUser",
-            u.submission_user as "submissionUser"
-       from session_tokens t
-       join sessions s on s.id = t.session_id
-       join users u on u.id = s.user_id
-      where t.token_hash = $1 and t.kind = 'access' and t.expires_at > now()
-        and s.revoked_at is null and s.expires_at > now() and u.active_status`,
-    [hashToken(token)],
-    { prepare: true },
-  );
-  return row ?? null;
+/**
+ * Finds the active user behind an access token, or null when it is unknown, expired or revoked.
+ * A process remembers the answer until the token expires or a user, session or token changes
+ * (api/auth/session_cache.ts).
+ */
+export function userForAccessToken(
+  db: Db,
+  token: string,
+  now = Date.now(),
+): Promise<SessionUser | null> {
+  const tokenHash = hashToken(token);
+  return rememberedUser(db, tokenHash, async () => {
+    const [row] = await db.query<SessionUser & { secondsLeft: number }>(
+      `select s.id as "sessionId", u.id as "userId", u.username, u.is_admin as "isAdmin",
+              u.inventory_user as "inventoryUser", u.order_user as "orderUser",
+              u.submission_user as "submissionUser",
+              extract(epoch from least(t.expires_at, s.expires_at) - now())::float8 as "secondsLeft"
+         from session_tokens t
+         join sessions s on s.id = t.session_id
+         join users u on u.id = s.user_id
+        where t.token_hash = $1 and t.kind = 'access' and t.expires_at > now()
+          and s.revoked_at is null and s.expires_at > now() and u.active_status`,
+      [tokenHash],
+      { prepare: true },
+    );
+    if (!row) return null;
+    const { secondsLeft, ...user } = row;
+    return { user, secondsLeft: Number(secondsLeft) };
+  }, now);
 }
 
 /** Outcome of presenting a refresh token. */

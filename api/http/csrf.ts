@@ -8,7 +8,8 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../deps.ts";
 import { forbidden } from "./errors.ts";
 
-const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+/** Methods that change nothing (RFC 9110, section 9.2.1). */
+export const SAFE_METHODS: ReadonlySet<string> = new Set(["GET", "HEAD", "OPTIONS"]);
 const FORM_TYPES = /^\s*(application\/x-www-form-urlencoded|multipart\/form-data|text\/plain)/i;
 
 /** Rejects cross-site state-changing requests with 403. */
