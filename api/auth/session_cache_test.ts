@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import type { Db } from "../db/client.ts";
 import { openTestDb, recordingDb } from "../../tests/support/db.ts";
-import { openSession, revokeSession, userForAccessToken } from "./sessions.ts";
+import { openSession, refreshSession, revokeSession, userForAccessToken } from "./sessions.ts";
 import { rememberedUser, sessionsMayHaveChanged } from "./session_cache.ts";
 
 let users = 0;
@@ -121,6 +121,31 @@ Deno.test("a change made by another process holds here within a second", () =>
       const user = await userForAccessToken(t.process, t.access, now + 1_001);
       assert.deepEqual(user && { orderUser: user.orderUser }, expected, name);
     }
+  }));
+
+Deno.test("writes that change no answer leave remembered users alone", () =>
+  withDb(async (db) => {
+    const t = await signedIn(db);
+    const other = await signedIn(db);
+    const now = Date.now();
+    await userForAccessToken(t.process, t.access, now);
+    const count = async () =>
+      (await db.query<{ version: number }>("select version from session_changes"))[0].version;
+    const before = await count();
+    // Elsewhere, by another user: a login (`last_login`, a new session), a refresh (its token's
+    // `used_at`) and the delete of an expired access token.
+    await db.query("update users set last_login = now() where id = $1", [other.userId]);
+    const { refresh } = await openSession(db, other.userId, { ip: "127.0.0.1", userAgent: "t" });
+    assert.equal((await refreshSession(db, refresh)).ok, true);
+    await db.query(
+      `insert into session_tokens (token_hash, session_id, kind, expires_at)
+       values ('expired', $1, 'access', now() - interval '1 minute')`,
+      [other.sessionId],
+    );
+    await db.query("delete from session_tokens where kind = 'access' and expires_at < now()");
+    assert.equal(await count(), before);
+    assert.equal((await userForAccessToken(t.process, t.access, now + 1_001))?.userId, t.userId);
+    assert.equal(t.lookups(), 1);
   }));
 
 Deno.test("a remembered user is asked for again when the token's time is up", () =>
