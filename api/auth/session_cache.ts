@@ -6,9 +6,10 @@
  * A remembered answer is dropped:
  * - when its token or session expires (their time left is read with the answer);
  * - when `session_changes` (migration 0037) has moved: its triggers count, in the writing
- *   statement's own transaction, every update or delete of a user, a session or a token. The
- *   count is read before an answer is trusted when it was last read more than a second ago, and
- *   always after a request of this process that could write (`sessionsMayHaveChanged`).
+ *   statement's own transaction, every statement that may change an answer (an update of a
+ *   column it reads, a delete of a user, a session or a live token). The count is read before an
+ *   answer is trusted when it was last read more than a second ago, and always after a request
+ *   of this process that could write (`sessionsMayHaveChanged`).
  *
  * So a logout, a revocation or a deactivation holds for the very next request to the process that
  * made it, and for other processes (several web processes on one PostgreSQL) within a second.
