@@ -115,7 +115,11 @@ export async function rememberedUser(
     if (state.users.size >= MAX_REMEMBERED) {
       state.users.delete(state.users.keys().next().value!);
     }
-    state.users.set(tokenHash, { user: found.user, until: now + found.secondsLeft * 1000 });
+    // Shared by every request of the token: frozen so that none can change it for the others.
+    state.users.set(tokenHash, {
+      user: Object.freeze(found.user),
+      until: now + found.secondsLeft * 1000,
+    });
   }
   return found?.user ?? null;
 }
