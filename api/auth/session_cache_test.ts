@@ -56,14 +56,12 @@ Deno.test("a process asks the database once for the user behind a token", () =>
     assert.equal(lookups(), 3, "an unknown token is asked for each time, never remembered");
   }));
 
+/** What a token gives after a change: its user's order flag, or nothing (null). */
+type After = { orderUser: boolean } | null;
+type Change = (db: Db, t: { userId: number; sessionId: string }) => Promise<unknown>;
+
 /** Changes that end or alter what a token gives, each made straight in the database. */
-const CHANGES: [
-  string,
-  (db: Db, t: { userId: number; sessionId: string }) => Promise<unknown>,
-  {
-    orderUser: boolean;
-  } | null,
-][] = [
+const CHANGES: [string, Change, After][] = [
   ["logout", (db, t) => revokeSession(db, t.sessionId, "logout"), null],
   [
     "deactivation",
@@ -73,22 +71,14 @@ const CHANGES: [
   [
     "a flag taken away",
     (db, t) => db.query("update users set order_user = false where id = $1", [t.userId]),
-    {
-      orderUser: false,
-    },
+    { orderUser: false },
   ],
   ["the user deleted", (db, t) => db.query("delete from users where id = $1", [t.userId]), null],
-  [
-    "the token expired early",
-    (db, t) =>
-      db.query(
-        "update session_tokens set expires_at = now() - interval '1 second' where session_id = $1",
-        [
-          t.sessionId,
-        ],
-      ),
-    null,
-  ],
+  ["the token expired early", (db, t) =>
+    db.query(
+      "update session_tokens set expires_at = now() - interval '1 second' where session_id = $1",
+      [t.sessionId],
+    ), null],
 ];
 
 Deno.test("a change made by this process holds for its next request", () =>
