@@ -3,9 +3,9 @@
  * api/, shared/ and cli/ with `deno test --doc`. Blocks that need a server, a database or a
  * mailbox are fenced ```ts ignore and only kept as text (docs/conventions.md, "Style").
  *
- * Its name must not end in `_test.ts`: `deno test` would load it as a test module, run every
- * example a second time inside the suite, and take this child's exit code as its own (a crash
- * of the child once ended the whole suite with 133).
+ * Its name must not end in `_test.ts`: `deno test` would load it as a test module and type-check
+ * and run every example a second time inside the suite, in a child of about 1 GB beside the
+ * suite's own tests.
  */
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
