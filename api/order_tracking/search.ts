@@ -446,10 +446,10 @@ export interface SearchPlan {
   bound: number;
   rare: boolean;
   /**
-   * No plan of the page depends on the terms' values: no terms, or a broad search's filter, which
-   * no index serves. Its first page's statement is then kept prepared (`seekPage`).
+   * A broad search (no terms count as one: their share is 1): its filter is served by no index, so
+   * no plan depends on the terms' values, and its first page and count are kept prepared.
    */
-  fixedPlan: boolean;
+  broad: boolean;
 }
 
 /** The statements of a search: see `SearchPlan` and `searchOrders`. */
@@ -480,8 +480,7 @@ export function searchPlan(request: OrderListRequest, sample: SearchSample | nul
     key: JSON.stringify([searchTerms(request), !!request.AndOrParam, orderBy(keys)]),
     readsNotes: keys.some((key) => key.expression === SORTABLE.get("notes")),
   };
-  const fixedPlan = broad || searchTerms(request).length === 0;
-  return { keys, seek, offset, gather, byIds, where, params, bound, rare, fixedPlan };
+  return { keys, seek, offset, gather, byIds, where, params, bound, rare, broad };
 }
 
 /**
@@ -624,7 +623,7 @@ async function seekPage(
   };
   const found = await db.query<Found>(sql, plan.params, {
     signal,
-    prepare: plan.fixedPlan && from.point === null && skip === 0 && keptPrepared(sql),
+    prepare: plan.broad && from.point === null && skip === 0 && keptPrepared(sql),
   });
   const points: [number, SeekPoint][] = [];
   const rows: PageRow[] = [];
@@ -646,11 +645,12 @@ async function seekPage(
 }
 
 /**
- * The statements of plans that the values do not change (`SearchPlan.fixedPlan`) kept prepared:
- * first pages (one text per search shape, sort and page size, the pages staff open most) and
- * counts. Planning was about 0.5 ms of the 1.2 ms such a first page took on PostgreSQL, and half
- * of its 4 ms on PGlite (docs/benchmarks.md, "Order list"). Past `MAX_PREPARED_TEXTS` texts the
- * rest run unprepared, so each connection keeps a bounded set.
+ * The statements of broad plans, which the values do not change (`SearchPlan.broad`), kept
+ * prepared: first pages (one text per search shape, sort and page size, the pages staff open
+ * most) and counts. Planning was about 0.5 ms of the 1.2 ms such a first page took on
+ * PostgreSQL, and half of its 4 ms on PGlite (docs/order_tracking.md, "First pages kept
+ * prepared"). Past `MAX_PREPARED_TEXTS` texts the rest run unprepared, so each connection keeps a
+ * bounded set.
  */
 const preparedTexts = new Set<string>();
 const MAX_PREPARED_TEXTS = 100;
@@ -674,7 +674,7 @@ async function countOrders(
                  from (select 1 from orders o where ${plan.where} limit ${limit}) m`;
   const [{ count }] = await db.query<{ count: number }>(sql, plan.params, {
     signal,
-    prepare: plan.fixedPlan && keptPrepared(sql),
+    prepare: plan.broad && keptPrepared(sql),
   });
   return count;
 }
