@@ -5,7 +5,14 @@
 import postgres from "postgres";
 import { lockDataDir } from "./lock.ts";
 import { openPgliteWorker } from "./pglite_remote.ts";
-import { type Db, type QueryOptions, type Row, savepoint, type TransactionOptions } from "./db.ts";
+import {
+  type Db,
+  preparedTexts,
+  type QueryOptions,
+  type Row,
+  savepoint,
+  type TransactionOptions,
+} from "./db.ts";
 
 export { type Db, type QueryOptions, type Row, savepoint, type TransactionOptions };
 
@@ -52,6 +59,7 @@ function openPostgres(url: string, poolSize: number): Db {
       numeric: { to: 1700, from: [1700], serialize: String, parse: toNumber },
     },
   });
+  const keepPrepared = preparedTexts();
   type Conn = postgres.Sql | postgres.TransactionSql;
   const wrap = (conn: Conn, inTx: boolean, savepoints = { n: 0 }): Db => ({
     kind: "postgres",
@@ -61,7 +69,7 @@ function openPostgres(url: string, poolSize: number): Db {
       const pending = conn.unsafe(
         text,
         params as postgres.ParameterOrJSON<never>[],
-        options?.prepare ? { prepare: true } : {},
+        options?.prepare && keepPrepared(text) ? { prepare: true } : {},
       );
       if (!signal) return [...await pending] as T[];
       // The server stops the statement (a cancel request on a second connection).

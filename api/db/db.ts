@@ -41,12 +41,39 @@ export interface QueryOptions {
    * A statement of fixed text that runs on most requests (the session lookup, an order by id):
    * PostgreSQL keeps it parsed on its connection, which also saves postgres.js the round trip
    * that describes an unprepared statement's parameters before running it. Only for statements
-   * whose best plan does not depend on the values (a lookup by a key), and never for text built
-   * per request (each text is kept). Ignored with `?prepare=false` in `DATABASE_URL` (PgBouncer
-   * before 1.21). PGlite's worker keeps it as a named statement too (its own `query` parses and
-   * plans every statement again).
+   * whose best plan does not depend on the values (a lookup by a key, a broad search that no index
+   * serves). Each database keeps at most `MAX_PREPARED` texts, the first asked for; later texts
+   * run unprepared, so text built per request cannot grow the connections' memory without bound.
+   * Ignored with `?prepare=false` in `DATABASE_URL` (PgBouncer before 1.21). PGlite's worker
+   * keeps it as a named statement too (its own `query` parses and plans every statement again).
    */
   prepare?: boolean;
+}
+
+/**
+ * The statement texts a database keeps prepared at most (`QueryOptions.prepare`): each holds its
+ * plan on every connection. PgBouncer's `max_prepared_statements` matches it (docs/operations.md).
+ */
+export const MAX_PREPARED = 200;
+
+/**
+ * Whether a text asked to be prepared is kept so: one already kept is; a new one while fewer than
+ * `max` are kept is, and counts from then on; the rest run unprepared.
+ *
+ * @example
+ * ```ts
+ * const keep = preparedTexts(1);
+ * [keep("select 1"), keep("select 2"), keep("select 1")]; // [true, false, true]
+ * ```
+ */
+export function preparedTexts(max = MAX_PREPARED): (text: string) => boolean {
+  const kept = new Set<string>();
+  return (text) => {
+    if (kept.has(text)) return true;
+    if (kept.size >= max) return false;
+    kept.add(text);
+    return true;
+  };
 }
 
 /** Runs `fn` inside the savepoint `name` of the transaction `tx` (nested transactions). */

@@ -14,6 +14,7 @@
 /// <reference lib="deno.worker" />
 import { parse, PGlite, protocol, types as pgliteTypes } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { MAX_PREPARED } from "./db.ts";
 import { errorFields, type Request } from "./pglite_protocol.ts";
 
 // int8 and numeric come back as numbers, as on PostgreSQL (api/db/client.ts).
@@ -35,8 +36,6 @@ let pg: PGlite | null = null;
 
 /** Statements kept prepared (`QueryOptions.prepare`): the name and parameter types of each text. */
 const prepared = new Map<string, { name: string; types: number[] }>();
-/** More texts than this run unprepared: each kept one holds its plan in the database's memory. */
-const MAX_PREPARED = 200;
 let preparedNames = 0;
 
 /**

@@ -8,8 +8,22 @@ import assert from "node:assert/strict";
 import { loadConfig } from "../config.ts";
 import { freshPostgresDatabase } from "../../tests/support/db.ts";
 import { openDb } from "./client.ts";
+import { type Db, MAX_PREPARED } from "./db.ts";
 
 const LOOKUP = "select $1::int + 1 as next /* prepare-test */";
+
+/** Asks for more texts than a database keeps prepared; how many of them it kept. */
+async function keptOfMany(db: Db): Promise<number> {
+  for (let i = 0; i <= MAX_PREPARED; i++) {
+    const sql = `select $1::int + ${i} as n /* prepare-test many */`;
+    assert.deepEqual(await db.query(sql, [1], { prepare: true }), [{ n: 1 + i }]);
+  }
+  const [{ n }] = await db.query<{ n: number }>(
+    "select count(*)::int as n from pg_prepared_statements where statement like $1",
+    ["%prepare-test many%"],
+  );
+  return n;
+}
 
 Deno.test("a statement asked to be prepared", async (t) => {
   const url = loadConfig().DATABASE_URL;
@@ -61,6 +75,17 @@ Deno.test("a statement asked to be prepared", async (t) => {
         );
         assert.deepEqual(await db.query(sql, [3], { prepare: true }), [{ twice: 6 }]);
       });
+      await t.step(
+        "PGlite: texts past the bound run unprepared, with the same answers",
+        async () => {
+          // The steps before kept a few texts already: together they stay at the bound.
+          assert.ok(await keptOfMany(db) < MAX_PREPARED);
+          const [{ n }] = await db.query<{ n: number }>(
+            "select count(*)::int as n from pg_prepared_statements",
+          );
+          assert.equal(n, MAX_PREPARED);
+        },
+      );
     } finally {
       await db.close();
     }
@@ -86,6 +111,17 @@ Deno.test("a statement asked to be prepared", async (t) => {
     await t.step("PostgreSQL: kept once on its connection and reused", async () => {
       assert.equal(await kept(database.url), 1);
     });
+    await t.step(
+      "PostgreSQL: texts past the bound run unprepared, with the same answers",
+      async () => {
+        const db = await openDb({ url: database.url, poolSize: 1 });
+        try {
+          assert.equal(await keptOfMany(db), MAX_PREPARED);
+        } finally {
+          await db.close();
+        }
+      },
+    );
     await t.step("PostgreSQL with ?prepare=false (PgBouncer): never kept", async () => {
       const address = new URL(database.url);
       address.searchParams.set("prepare", "false");

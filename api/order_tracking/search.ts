@@ -623,7 +623,7 @@ async function seekPage(
   };
   const found = await db.query<Found>(sql, plan.params, {
     signal,
-    prepare: plan.broad && from.point === null && skip === 0 && keptPrepared(sql),
+    prepare: plan.broad && from.point === null && skip === 0,
   });
   const points: [number, SeekPoint][] = [];
   const rows: PageRow[] = [];
@@ -644,24 +644,6 @@ async function seekPage(
   return { rows, end };
 }
 
-/**
- * The statements of broad plans, which the values do not change (`SearchPlan.broad`), kept
- * prepared: first pages (one text per search shape, sort and page size, the pages staff open
- * most) and counts. Planning was about 0.5 ms of the 1.2 ms such a first page took on
- * PostgreSQL, and half of its 4 ms on PGlite (docs/order_tracking.md, "First pages kept
- * prepared"). Past `MAX_PREPARED_TEXTS` texts the rest run unprepared, so each connection keeps a
- * bounded set.
- */
-const preparedTexts = new Set<string>();
-const MAX_PREPARED_TEXTS = 100;
-
-function keptPrepared(sql: string): boolean {
-  if (preparedTexts.has(sql)) return true;
-  if (preparedTexts.size >= MAX_PREPARED_TEXTS) return false;
-  preparedTexts.add(sql);
-  return true;
-}
-
 /** The number of matches, counting no further than `limit`. */
 async function countOrders(
   db: Db,
@@ -674,7 +656,7 @@ async function countOrders(
                  from (select 1 from orders o where ${plan.where} limit ${limit}) m`;
   const [{ count }] = await db.query<{ count: number }>(sql, plan.params, {
     signal,
-    prepare: plan.broad && keptPrepared(sql),
+    prepare: plan.broad,
   });
   return count;
 }
