@@ -29,6 +29,18 @@ function apiRoutes() {
   return mountFeatures(FEATURES);
 }
 
+/** The mounts of the areas whose requests may change users, sessions or tokens. */
+const SESSION_WRITERS = FEATURES.flatMap((feature) =>
+  "writesSessions" in feature && feature.writesSessions
+    ? feature.routes.map((mount) => mount.path)
+    : []
+);
+
+/** Whether `path` is under a mount of an area that may change users, sessions or tokens. */
+function writesSessions(path: string): boolean {
+  return SESSION_WRITERS.some((mount) => path === mount || path.startsWith(`${mount}/`));
+}
+
 /**
  * A path whose percent-encoding does not decode (`/%`, `/%zz`, a broken UTF-8 sequence) is a
  * bad request, not a page to look for: 400 before any handler decodes it.
@@ -126,7 +138,9 @@ export function createApp(deps: Deps, options: { webDist?: string } = {}): Hono<
       await next();
     } finally {
       // The request may have ended a session or changed a user: the next one checks.
-      if (!SAFE_METHODS.has(c.req.method)) sessionsMayHaveChanged(deps.db);
+      if (!SAFE_METHODS.has(c.req.method) && writesSessions(c.req.path)) {
+        sessionsMayHaveChanged(deps.db);
+      }
     }
   });
   app.use(bodyReadTimeout);

@@ -59,6 +59,15 @@ export interface Feature {
   /** The area's rows on the home page. */
   homeStats?: HomeStatsSource;
   /**
+   * The area's requests may change users, sessions or access tokens (the tables that
+   * `session_changes` counts: migration 0037). After each of its requests that could write, this
+   * process reads that count again before it trusts a remembered user (api/auth/session_cache.ts),
+   * so a logout or a deactivation holds for the very next request. Other areas' requests leave
+   * the remembered users to the check once a second: an order search or a note changed no user,
+   * and re-reading after each one was one statement in three under load (docs/auth.md).
+   */
+  writesSessions?: boolean;
+  /**
    * What the OpenAPI document says about each route of `routes` (summary, answer schema,
    * access); request schemas come from the routes' validators (`api/http/route_docs.ts`).
    */

@@ -20,4 +20,5 @@ export const accounts = defineFeature({
   ],
   jobHandlers: { [PASSWORD_RESET_JOB]: passwordResetJob, [EMAIL_CHANGED_JOB]: emailChangedJob },
   docs: accountsDocs,
+  writesSessions: true,
 });
