@@ -3,38 +3,48 @@ import type { Db } from "../db/client.ts";
 import { snakeCase } from "../db/names.ts";
 import {
   DATE_FIELDS,
+  NUMBER_FIELDS,
   type Order,
-  ORDER_FIELDS,
   orderSchema,
   type TrackingNumber,
 } from "../../shared/contract/order_tracking.ts";
 
 const dateFields = new Set<string>(DATE_FIELDS);
-
-/** The select list of an order (table alias `o`), with the contract's names; dates as ISO text. */
-export const ORDER_COLUMNS = [
-  `o.id`,
-  ...ORDER_FIELDS.filter((field) => field !== "trackingNumbers").map((field) =>
-    dateFields.has(field)
-      ? `to_char(o.${snakeCase(field)}, 'YYYY-MM-DD"T"HH24:MI:SS') as "${field}"`
-      : `o.${snakeCase(field)} as "${field}"`
-  ),
-  `o.notes as "notes"`,
-].join(", ");
+const numberFields = new Set<string>(NUMBER_FIELDS);
 
 /** The answer's keys in the contract's order: the order schema lists them as the catalog does. */
 const ORDER_KEYS = Object.keys(orderSchema.shape) as (keyof Order)[];
+/** The keys read from the order's row, in `fields`' order (the tracking numbers come apart). */
+const ROW_KEYS = ORDER_KEYS.filter((key) => key !== "trackingNumbers");
+
+/**
+ * The select list of an order (table alias `o`): its id, and its other values as one JSON array
+ * in `ROW_KEYS` order (`fields`; dates as ISO text). One text a row instead of 22 columns: the
+ * driver decoded each column apart, about 12 % of the server's CPU at capacity (docs/benchmarks.md,
+ * "Load and soak", session 17), where `JSON.parse` reads the array at once.
+ */
+export const ORDER_COLUMNS = `o.id as "id", json_build_array(${
+  ROW_KEYS.map((key) =>
+    dateFields.has(key)
+      ? `to_char(o.${snakeCase(key)}, 'YYYY-MM-DD"T"HH24:MI:SS')`
+      : `o.${snakeCase(key)}`
+  ).join(", ")
+})::text as "fields"`;
+
+/** An order's row as `ORDER_COLUMNS` selects it. */
+export interface OrderRow {
+  id: number;
+  fields: string;
+}
 
 /**
  * The orders as the contract answers them: each row's `trackingNumbers` read (in the order they
  * were first seen) and its keys in the contract's order (trackingNumbers after
- * supplierOrderStatus). Other keys of a row (a page's seek columns) are left out. The rows come
- * from `ORDER_COLUMNS`, so their types are the schema's: they are copied by the schema's key list
- * rather than parsed with it (the parse of each row was 1.7 % of the server's CPU at capacity).
+ * supplierOrderStatus). Other columns of a row (a page's seek columns) are left out.
  */
 export async function contractOrders(
   db: Db,
-  rows: readonly (Omit<Order, "trackingNumbers">)[],
+  rows: readonly OrderRow[],
   signal?: AbortSignal,
 ): Promise<Order[]> {
   const byOrder = new Map<number, TrackingNumber[]>(rows.map((row) => [row.id, []]));
@@ -50,9 +60,17 @@ export async function contractOrders(
     }
   }
   return rows.map((row) => {
+    const values: unknown[] = JSON.parse(row.fields);
     const order: Record<string, unknown> = {};
+    let i = 0;
     for (const key of ORDER_KEYS) {
-      order[key] = key === "trackingNumbers" ? byOrder.get(row.id) ?? [] : row[key];
+      if (key === "trackingNumbers") {
+        order[key] = byOrder.get(row.id) ?? [];
+        continue;
+      }
+      const value = values[i++];
+      // A numeric that JSON cannot hold (NaN) comes quoted; the driver's Number() read it so.
+      order[key] = numberFields.has(key) && typeof value === "string" ? Number(value) : value;
     }
     return order as Order;
   });

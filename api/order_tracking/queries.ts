@@ -2,14 +2,12 @@
 import type { Db } from "../db/client.ts";
 import type { Order, OrderDetail } from "../../shared/contract/order_tracking.ts";
 import type { UpdateStatsRow } from "../../shared/contract/home_stats.ts";
-import { contractOrders, ORDER_COLUMNS } from "./order_rows.ts";
+import { contractOrders, ORDER_COLUMNS, type OrderRow } from "./order_rows.ts";
 import { countListWrite, listWritten } from "./list_versions.ts";
 
 /** One order, deleted or not (its deletedStatus says which), or null. */
 export async function findOrder(db: Db, id: number): Promise<OrderDetail | null> {
-  const [row] = await db.query<
-    Omit<Order, "trackingNumbers"> & Omit<OrderDetail, keyof Order>
-  >(
+  const [row] = await db.query<OrderRow & Omit<OrderDetail, keyof Order>>(
     `select ${ORDER_COLUMNS},
             to_char(o.last_updated at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
               as "lastUpdated",

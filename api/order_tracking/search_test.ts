@@ -225,6 +225,17 @@ Deno.test("order search: a sample's share of matches, for AND and OR of terms", 
       share((v) => has(v.supplier, "Supplier 1") || has(v.brand, "Brand-1")),
     ],
     ["nothing matches", { ItemNumberParam: "zzz", PoNumberParam: "qqq", AndOrParam: false }, 0],
+    // The values are scanned joined by NUL: a term holding one never joins two of them.
+    [
+      "a term across two neighbouring values",
+      { PoNumberParam: `${values[1].po!.slice(-2)}\u0000${values[2].po!.slice(0, 2)}` },
+      0,
+    ],
+    [
+      "the last value's end",
+      { PoNumberParam: values.at(-1)!.po!.slice(-4) },
+      share((v) => has(v.po, values.at(-1)!.po!.slice(-4))),
+    ],
   ];
   for (const [name, terms, expected] of cases) {
     const request = { PageIndex: 1, PageSize: 50, AndOrParam: false, ...terms } as OrderListRequest;
