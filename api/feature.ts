@@ -63,8 +63,8 @@ export interface Feature {
    * `session_changes` counts: migration 0037). After each of its requests that could write, this
    * process reads that count again before it trusts a remembered user (api/auth/session_cache.ts),
    * so a logout or a deactivation holds for the very next request. Other areas' requests leave
-   * the remembered users to the check once a second: an order search or a note changed no user,
-   * and re-reading after each one was one statement in three under load (docs/auth.md).
+   * the remembered users to the check once a second: an order search (a POST) or a note changes
+   * no user, and staff send them far more often than anything else (docs/auth.md).
    */
   writesSessions?: boolean;
   /**

@@ -20,7 +20,7 @@ const ROW_KEYS = ORDER_KEYS.filter((key) => key !== "trackingNumbers");
 /**
  * The select list of an order (table alias `o`): its id, and its other values as one JSON array
  * in `ROW_KEYS` order (`fields`; dates as ISO text). One text a row instead of 22 columns: the
- * driver decoded each column apart, about 12 % of the server's CPU at capacity (docs/benchmarks.md,
+ * driver decoded each column apart, 11.5 % of the server's CPU at capacity (docs/benchmarks.md,
  * "Load and soak", session 17), where `JSON.parse` reads the array at once.
  */
 export const ORDER_COLUMNS = `o.id as "id", json_build_array(${

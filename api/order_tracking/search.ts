@@ -11,7 +11,6 @@ import {
   beyondWindowMessage,
   DATE_FIELDS,
   NUMBER_FIELDS,
-  type Order,
   ORDER_FIELDS,
   type OrderListRequest,
   type OrderListResult,
