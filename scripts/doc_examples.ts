@@ -9,20 +9,13 @@
  */
 import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
+import { sourceFiles } from "../tests/support/source_files.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 
-async function* modules(dir: string): AsyncGenerator<string> {
-  for await (const entry of Deno.readDir(dir)) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory) yield* modules(path);
-    else if (/\.tsx?$/.test(entry.name) && !/_test\.tsx?$/.test(entry.name)) yield path;
-  }
-}
-
 const files: string[] = [];
 for (const top of ["api", "shared", "cli"]) {
-  for await (const file of modules(join(root, top))) {
+  for await (const file of sourceFiles(join(root, top), { tests: false })) {
     if (/^\s*\* ```ts\s*$/m.test(await Deno.readTextFile(file))) files.push(relative(root, file));
   }
 }

@@ -13,6 +13,7 @@
 import assert from "node:assert/strict";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { sourceFiles } from "./support/source_files.ts";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
@@ -163,16 +164,6 @@ export function importsOf(text: string): string[] {
     if (spec.startsWith(".")) found.push(spec);
   }
   return found;
-}
-
-async function* sourceFiles(dir: string): AsyncGenerator<string> {
-  for await (const entry of Deno.readDir(dir)) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory) {
-      if (["node_modules", "dist", "fixtures", ".tmp", "data"].includes(entry.name)) continue;
-      yield* sourceFiles(path);
-    } else if (/\.tsx?$/.test(entry.name)) yield path;
-  }
 }
 
 Deno.test("the layer check reads imports and ranks paths", () => {

@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { FEATURES } from "../api/features.ts";
+import { sourceFiles } from "./support/source_files.ts";
 
 const API = join(resolve(dirname(fileURLToPath(import.meta.url)), ".."), "api");
 
@@ -16,7 +17,7 @@ const API = join(resolve(dirname(fileURLToPath(import.meta.url)), ".."), "api");
 const WRITES = /\b(update|insert\s+into|delete\s+from)\s+(users|sessions|session_tokens)\b/i;
 
 /** The module's functions by name, each with its text up to the next top-level function. */
-export function functionsOf(text: string): Map<string, string> {
+function functionsOf(text: string): Map<string, string> {
   const starts = [...text.matchAll(/^(?:export )?(?:async )?function\*? (\w+)/gm)];
   return new Map(
     starts.map((m, i) => [m[1], text.slice(m.index, starts[i + 1]?.index ?? text.length)]),
@@ -24,7 +25,7 @@ export function functionsOf(text: string): Map<string, string> {
 }
 
 /** Functions that write, directly or by calling one that does, among `bodies`. */
-export function writers(bodies: Map<string, string>): Set<string> {
+function writers(bodies: Map<string, string>): Set<string> {
   const found = new Set<string>();
   for (let grew = true; grew;) {
     grew = false;
@@ -39,14 +40,11 @@ export function writers(bodies: Map<string, string>): Set<string> {
   return found;
 }
 
+/** The modules (tests left out) under `dir`, with their text. */
 async function sources(dir: string): Promise<{ path: string; text: string }[]> {
   const files: { path: string; text: string }[] = [];
-  for await (const entry of Deno.readDir(dir)) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory) files.push(...await sources(path));
-    else if (/\.tsx?$/.test(entry.name) && !/_test\.tsx?$/.test(entry.name)) {
-      files.push({ path, text: await Deno.readTextFile(path) });
-    }
+  for await (const path of sourceFiles(dir, { tests: false })) {
+    files.push({ path, text: await Deno.readTextFile(path) });
   }
   return files;
 }
