@@ -110,7 +110,8 @@ export function sampleShare(request: OrderListRequest, sample: SearchSample | nu
   // mostly new (a PO number, a name) and most find nothing (docs/benchmarks.md, session 17).
   const marks = searched.map(({ term, columns }) => {
     const found = new Uint8Array(size);
-    for (const column of columns) markFound(sample[column].values, term.toLowerCase(), found);
+    const lower = term.toLowerCase();
+    for (const column of columns) markFound(sample[column].values, lower, found);
     return found;
   });
   let hits = 0;
@@ -567,8 +568,6 @@ export async function searchOrders(
     : { orders, totalRecordCount: count };
 }
 
-type PageRow = OrderRow;
-
 /**
  * A selective search's matches gathered once, counted and paged together (the page and the count
  * each read them before). More than the bound (the sample promised fewer): no rows, and the
@@ -578,7 +577,7 @@ async function gatherPage(
   db: Db,
   plan: SearchPlan,
   signal?: AbortSignal,
-): Promise<{ rows: PageRow[] | null; count: number }> {
+): Promise<{ rows: OrderRow[] | null; count: number }> {
   const found = await db.query<{ id: number | null; total: number | null }>(
     plan.gather!,
     plan.params,
@@ -589,7 +588,7 @@ async function gatherPage(
   const ids = found.flatMap((row) => row.id === null ? [] : [row.id]);
   // One text per sort (a bounded set), its plan the same for any ids: kept prepared.
   const rows = ids.length
-    ? await db.query<PageRow>(plan.byIds, [ids], { signal, prepare: true })
+    ? await db.query<OrderRow>(plan.byIds, [ids], { signal, prepare: true })
     : [];
   return { rows, count: total };
 }
@@ -605,7 +604,7 @@ async function readPage(
   request: OrderListRequest,
   known: number | null,
   signal?: AbortSignal,
-): Promise<{ rows: PageRow[]; count: number }> {
+): Promise<{ rows: OrderRow[]; count: number }> {
   // Another process's write forgets the points it moved before they are used.
   await noticeListWrites(db);
   const seen = seekGeneration();
@@ -647,12 +646,12 @@ async function seekPage(
   plan: SearchPlan,
   limit: number,
   signal?: AbortSignal,
-): Promise<{ rows: PageRow[]; end: number | null }> {
+): Promise<{ rows: OrderRow[]; end: number | null }> {
   const seen = seekGeneration();
   const from = nearestPoint(db, plan.seek, plan.offset);
   const skip = plan.offset - from.position;
   const sql = pageStatement(plan.where, plan.keys, limit, skip, from);
-  type Found = PageRow & {
+  type Found = OrderRow & {
     seekId: number;
     seekRow: number;
     seekNulls: string;
@@ -663,7 +662,7 @@ async function seekPage(
     prepare: plan.broad && from.point === null && skip === 0,
   });
   const points: [number, SeekPoint][] = [];
-  const rows: PageRow[] = [];
+  const rows: OrderRow[] = [];
   // The rows keep their seek columns (`contractOrders` leaves them out): a rest pattern copying
   // the others was 8 % of the server's CPU under load.
   for (const row of found) {
