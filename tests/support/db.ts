@@ -28,16 +28,21 @@ export async function freshPostgresDatabase(
 }
 
 /**
- * A migrated, empty database of the kind the suite runs on; `close` also drops it.
+ * A migrated, empty database of the kind the suite runs on; `close` also drops it. `poolSize`
+ * bounds PostgreSQL's connections (1: every statement on the same one, as on PGlite).
  *
  * @example
  * const { db, close } = await openTestDb();
  * try { await db.query("select 1"); } finally { await close(); }
  */
-export async function openTestDb(): Promise<{ db: Db; close(): Promise<void> }> {
+export async function openTestDb(
+  options: { poolSize?: number } = {},
+): Promise<{ db: Db; close(): Promise<void> }> {
   const url = loadConfig().DATABASE_URL;
   const database = url ? await freshPostgresDatabase(url) : null;
-  const db = await openDb(database ? { url: database.url } : { dataDir: "memory://" });
+  const db = await openDb(
+    database ? { url: database.url, poolSize: options.poolSize } : { dataDir: "memory://" },
+  );
   await migrate(db);
   return {
     db,

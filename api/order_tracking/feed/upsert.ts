@@ -15,6 +15,14 @@ import {
 import type { OrderRecord } from "../../../shared/order_files/rows.ts";
 
 const CHUNK = 5000;
+/**
+ * Every statement here is kept prepared (`QueryOptions.prepare`): planning a statement over
+ * `orders` (41 indexes, most of them partial) cost more than running it for a batch of a few
+ * rows (docs/architecture.md, "What a batch costs"). The texts depend only on the file's columns,
+ * so a source's imports reuse a handful of them. A plan made for the batch size fits every batch:
+ * IMPORT_BATCH_ROWS bounds the stage.
+ */
+const KEPT = { prepare: true } as const;
 const dateFields = new Set<string>(DATE_FIELDS);
 const numberFields = new Set<string>(NUMBER_FIELDS);
 const VALUE_FIELDS = ORDER_FIELDS.filter((field) => field !== "trackingNumbers");
@@ -84,6 +92,7 @@ async function storedKeys(tx: Db, sourceId: number, records: OrderRecord[]): Pro
     `select unique_key as key from orders
       where order_tracking_source_id = $1 and unique_key = any($2::text[])`,
     [sourceId, records.map((record) => record.uniqueKey)],
+    KEPT,
   );
   return new Set(rows.map((row) => row.key));
 }
@@ -103,7 +112,7 @@ export async function upsertOrders(
   receivedAt: Date,
 ): Promise<UpsertCounts> {
   // One import per source at a time: two files of one source would race on the same keys.
-  await tx.query("select pg_advisory_xact_lock(7243004, $1)", [sourceId]);
+  await tx.query("select pg_advisory_xact_lock(7243004, $1)", [sourceId], KEPT);
   const plan = planFor(fields);
   const received = receivedAt.toISOString();
   const stored = records.length ? await storedKeys(tx, sourceId, records) : new Set<string>();
@@ -137,12 +146,15 @@ async function withIndexedChecks(tx: Db, write: () => Promise<unknown>): Promise
   const [was] = await tx.query<{ seqscan: string; jit: string }>(
     `select current_setting('enable_seqscan') as seqscan, current_setting('jit') as jit,
             set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`,
+    [],
+    KEPT,
   );
   await write();
-  await tx.query("select set_config('enable_seqscan', $1, true), set_config('jit', $2, true)", [
-    was.seqscan,
-    was.jit,
-  ]);
+  await tx.query(
+    "select set_config('enable_seqscan', $1, true), set_config('jit', $2, true)",
+    [was.seqscan, was.jit],
+    KEPT,
+  );
 }
 
 /** Inserts orders whose keys the source does not have, with their tracking numbers. */
@@ -174,7 +186,7 @@ async function insertFresh(
       records,
       (chunk) => chunkJson(chunk, plan),
       // ::text first: postgres.js would otherwise encode the JSON text a second time.
-      (json) => tx.query(statement, [json, sourceId, received]),
+      (json) => tx.query(statement, [json, sourceId, received], KEPT),
     ));
   return records.length;
 }
@@ -213,13 +225,16 @@ async function mergeKnown(
   received: string,
 ): Promise<UpsertCounts> {
   const { columns, hasTracking } = plan;
+  // The stage lives as long as the connection and is emptied at each commit: created in each
+  // batch's transaction it cost 4.5 ms a batch on PGlite, and a table dropped at commit would
+  // make the kept statements that read it plan again.
   await tx.exec(
     `create temp table if not exists order_stage (
        row_no integer, unique_key text, keep text, tracking text,
        ${VALUE_FIELDS.map((field) => `${snakeCase(field)} ${sqlType(field)}`).join(", ")},
        order_id bigint, was_deleted boolean, deleted_at timestamptz, changed boolean
-     ) on commit drop;
-     truncate order_stage;`,
+     ) on commit delete rows;
+     delete from order_stage;`,
   );
   await pipelined(records, (chunk) => chunkJson(chunk, plan), (json) =>
     tx.query(
@@ -227,6 +242,7 @@ async function mergeKnown(
                                 ${columns.join(", ")})
        select * from json_to_recordset($1::text::json) as r(${plan.recordType})`,
       [json],
+      KEPT,
     ));
   const kept = (column: string) => `strpos(coalesce(s.keep, ''), ',${column},') > 0`;
   const differs = [
@@ -242,6 +258,7 @@ async function mergeKnown(
        from orders o
       where o.order_tracking_source_id = $1 and o.unique_key = s.unique_key`,
     [sourceId],
+    KEPT,
   );
   // Changed orders, and deleted ones the file brings back.
   const updates = [
@@ -259,6 +276,7 @@ async function mergeKnown(
       where o.id = s.order_id and (s.changed or s.was_deleted)
         and (not s.was_deleted or s.deleted_at < $1::timestamptz)`,
     [received],
+    KEPT,
   );
   // Unchanged orders are only marked as seen, in `order_seen` (migration 0035): a new version of
   // the order would write an entry in each of its indexes. (The foreign key's check of each row
@@ -271,6 +289,7 @@ async function mergeKnown(
        on conflict (order_id) do update set seen_at = excluded.seen_at
         where seen.seen_at < excluded.seen_at`,
       [received],
+      KEPT,
     ));
   if (hasTracking) await rewriteTrackingNumbers(tx, received);
   const [counts] = await tx.query<UpsertCounts>(
@@ -282,6 +301,7 @@ async function mergeKnown(
               as "stillDeleted"
        from order_stage`,
     [received],
+    KEPT,
   );
   return counts;
 }
@@ -295,6 +315,7 @@ async function rewriteTrackingNumbers(tx: Db, received: string): Promise<void> {
       where t.order_id = s.order_id and ${rewritten}
         and not (t.tracking_number = any(string_to_array(s.tracking, E'\\n')))`,
     [received],
+    KEPT,
   );
   await withIndexedChecks(tx, () =>
     tx.query(
@@ -307,5 +328,6 @@ async function rewriteTrackingNumbers(tx: Db, received: string): Promise<void> {
       order by s.order_id, t.position
      on conflict (order_id, md5(tracking_number)) do nothing`,
       [received],
+      KEPT,
     ));
 }

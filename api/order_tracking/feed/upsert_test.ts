@@ -1,0 +1,83 @@
+/**
+ * The merge's stage (`order_stage`) lives as long as the connection and its statements are kept
+ * prepared (api/order_tracking/feed/upsert.ts): what one transaction staged, or created and rolled
+ * back, never reaches the next, on either database. One connection (pool of 1 on PostgreSQL), so
+ * every transaction reuses the stage and the statements of the one before.
+ */
+import assert from "node:assert/strict";
+import type { Db } from "../../db/client.ts";
+import { openTestDb } from "../../../tests/support/db.ts";
+import { insertOrderSource } from "../../../tests/support/order_tracking.ts";
+import type { OrderRecord } from "../../../shared/order_files/rows.ts";
+import { upsertOrders } from "./upsert.ts";
+
+const FIELDS = ["customerPoNumber", "customerName", "trackingNumbers"] as const;
+
+function records(keys: string[], customer: string): OrderRecord[] {
+  return keys.map((key, i) => ({
+    row: i + 2,
+    uniqueKey: key,
+    values: { customerPoNumber: key, customerName: customer },
+    trackingNumbers: [`1Z${key}`],
+    keep: [],
+  }));
+}
+
+async function customers(db: Db): Promise<string[]> {
+  const rows = await db.query<{ name: string }>(
+    "select customer_name as name from orders order by unique_key",
+  );
+  return rows.map((row) => row.name);
+}
+
+Deno.test("the import's stage and kept statements carry nothing from one transaction to the next", async (t) => {
+  const { db, close } = await openTestDb({ poolSize: 1 });
+  try {
+    const sourceId = await insertOrderSource(db);
+    const at = new Date();
+    const upsert = (tx: Db, list: OrderRecord[]) => upsertOrders(tx, sourceId, list, FIELDS, at);
+    await db.transaction((tx) => upsert(tx, records(["A", "B", "C"], "Ann")));
+
+    await t.step(
+      "a transaction that created the stage and rolled back leaves no trace",
+      async () => {
+        await assert.rejects(
+          db.transaction(async (tx) => {
+            await upsert(tx, records(["A", "B", "C"], "Bob"));
+            throw new Error("the run failed after its rows");
+          }),
+          /the run failed/,
+        );
+        assert.deepEqual(await customers(db), ["Ann", "Ann", "Ann"]);
+        // The stage is created again, and the kept statements that read it find the new one.
+        const counts = await db.transaction((tx) => upsert(tx, records(["A", "B"], "Cid")));
+        assert.equal(counts.updated, 2);
+        assert.deepEqual(await customers(db), ["Cid", "Cid", "Ann"]);
+      },
+    );
+
+    await t.step("the next transaction's stage is empty", async () => {
+      const counts = await db.transaction((tx) => upsert(tx, records(["C"], "Dee")));
+      assert.deepEqual(
+        { updated: counts.updated, unchanged: counts.unchanged },
+        { updated: 1, unchanged: 0 },
+      );
+      assert.deepEqual(await customers(db), ["Cid", "Cid", "Dee"]);
+    });
+
+    await t.step("two merges in one transaction count only their own records", async () => {
+      const [first, second] = await db.transaction(async (tx) => [
+        await upsert(tx, records(["A", "B"], "Eve")),
+        await upsert(tx, records(["C"], "Dee")),
+      ]);
+      assert.equal(first.updated, 2);
+      assert.deepEqual(
+        { updated: second.updated, unchanged: second.unchanged },
+        { updated: 0, unchanged: 1 },
+      );
+      assert.deepEqual(await customers(db), ["Eve", "Eve", "Dee"]);
+    });
+  } finally {
+    await close();
+  }
+});
