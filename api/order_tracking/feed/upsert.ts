@@ -16,11 +16,13 @@ import type { OrderRecord } from "../../../shared/order_files/rows.ts";
 
 const CHUNK = 5000;
 /**
- * Every statement here is kept prepared (`QueryOptions.prepare`): planning a statement over
- * `orders` (41 indexes, most of them partial) cost more than running it for a batch of a few
- * rows (docs/architecture.md, "What a batch costs"). The texts depend only on the file's columns,
- * so a source's imports reuse a handful of them. A plan made for the batch size fits every batch:
- * IMPORT_BATCH_ROWS bounds the stage.
+ * The statements that read only the batch's own rows (its JSON, the stage) and write `orders`,
+ * `order_seen` or `tracking_numbers` are kept prepared (`QueryOptions.prepare`): each batch
+ * planned them again, and a write to `orders` (41 indexes) is dear to plan (docs/architecture.md,
+ * "What a batch costs"). Their texts depend only on the file's columns. The statements that read
+ * `orders` or `tracking_numbers` are planned each time: a plan kept while the table was small
+ * reads it whole ever after (PGlite never analyzes on its own), and a 40,000-row import into an
+ * empty table took 50 s instead of 20 with them kept. upsert_test.ts holds that rule.
  */
 const KEPT = { prepare: true } as const;
 const dateFields = new Set<string>(DATE_FIELDS);
@@ -92,7 +94,6 @@ async function storedKeys(tx: Db, sourceId: number, records: OrderRecord[]): Pro
     `select unique_key as key from orders
       where order_tracking_source_id = $1 and unique_key = any($2::text[])`,
     [sourceId, records.map((record) => record.uniqueKey)],
-    KEPT,
   );
   return new Set(rows.map((row) => row.key));
 }
@@ -258,7 +259,6 @@ async function mergeKnown(
        from orders o
       where o.order_tracking_source_id = $1 and o.unique_key = s.unique_key`,
     [sourceId],
-    KEPT,
   );
   // Changed orders, and deleted ones the file brings back.
   const updates = [
@@ -276,7 +276,6 @@ async function mergeKnown(
       where o.id = s.order_id and (s.changed or s.was_deleted)
         and (not s.was_deleted or s.deleted_at < $1::timestamptz)`,
     [received],
-    KEPT,
   );
   // Unchanged orders are only marked as seen, in `order_seen` (migration 0035): a new version of
   // the order would write an entry in each of its indexes. (The foreign key's check of each row
@@ -315,7 +314,6 @@ async function rewriteTrackingNumbers(tx: Db, received: string): Promise<void> {
       where t.order_id = s.order_id and ${rewritten}
         and not (t.tracking_number = any(string_to_array(s.tracking, E'\\n')))`,
     [received],
-    KEPT,
   );
   await withIndexedChecks(tx, () =>
     tx.query(
