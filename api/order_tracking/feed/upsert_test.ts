@@ -84,9 +84,9 @@ Deno.test("the import's stage and kept statements carry nothing from one transac
 });
 
 Deno.test("no kept statement of the import reads orders or tracking numbers", async () => {
-  // A plan kept while `orders` was small reads it whole ever after: a 40,000-row import into an
-  // empty table took 50 s instead of 20 on PGlite when the statements joining the stage to
-  // `orders` were kept (PGlite never analyzes on its own, so the plan is never made again).
+  // A plan kept while `orders` was small reads it whole ever after: a 40,000-row import into a
+  // table of 2,000 orders took 50 s instead of 20 on PGlite when the statements joining the stage
+  // to `orders` were kept (PGlite never analyzes on its own, so the plan is never made again).
   const { db, close } = await openTestDb({ poolSize: 1 });
   try {
     const sourceId = await insertOrderSource(db);
