@@ -16,7 +16,7 @@ import { openApiDocument } from "./http/openapi.ts";
 import { renderApiDocs } from "./http/api_docs_page.ts";
 import { routeDocs } from "./http/route_docs.ts";
 import { mountFeatures } from "./feature.ts";
-import { FEATURES } from "./features.ts";
+import { FEATURES, SESSION_WRITERS } from "./features.ts";
 import { recordActivity } from "./activity/middleware.ts";
 import { asWorkUnit } from "./db/work_unit.ts";
 import { sessionsMayHaveChanged } from "./auth/session_cache.ts";
@@ -30,15 +30,13 @@ function apiRoutes() {
 }
 
 /** The mounts of the areas whose requests may change users, sessions or tokens. */
-const SESSION_WRITERS = FEATURES.flatMap((feature) =>
-  "writesSessions" in feature && feature.writesSessions
-    ? feature.routes.map((mount) => mount.path)
-    : []
+const SESSION_WRITER_MOUNTS = SESSION_WRITERS.flatMap((feature) =>
+  feature.routes.map((mount) => mount.path)
 );
 
 /** Whether `path` is under a mount of an area that may change users, sessions or tokens. */
 function writesSessions(path: string): boolean {
-  return SESSION_WRITERS.some((mount) => path === mount || path.startsWith(`${mount}/`));
+  return SESSION_WRITER_MOUNTS.some((mount) => path === mount || path.startsWith(`${mount}/`));
 }
 
 /**

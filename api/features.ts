@@ -4,7 +4,7 @@
  * statistics from it (`registerFeatures` in `openDeps`). Adding an area: docs/conventions.md,
  * "Adding a feature area".
  */
-import type { FeedNames } from "./feature.ts";
+import type { Feature, FeedNames } from "./feature.ts";
 import { accounts } from "./accounts/feature.ts";
 import { health } from "./health/feature.ts";
 import { homeStats } from "./home_stats/feature.ts";
@@ -40,3 +40,12 @@ export const FEATURES = [
 
 /** The feeds in use, e.g. `"order-tracking"`. */
 export type FeedName = FeedNames<typeof FEATURES>;
+
+/**
+ * The areas that declare `writesSessions`: after their state-changing requests the process reads
+ * `session_changes` again (api/app.ts); tests/session_writers_test.ts holds that no other area
+ * writes users, sessions or tokens.
+ */
+export const SESSION_WRITERS: readonly Feature[] = FEATURES.filter((feature: Feature) =>
+  feature.writesSessions === true
+);

@@ -14,7 +14,7 @@
 /// <reference lib="deno.worker" />
 import { parse, PGlite, protocol, types as pgliteTypes } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import { MAX_PREPARED } from "./db.ts";
+import { preparedTexts } from "./db.ts";
 import { errorFields, type Request } from "./pglite_protocol.ts";
 
 // int8 and numeric come back as numbers, as on PostgreSQL (api/db/client.ts).
@@ -37,6 +37,8 @@ let pg: PGlite | null = null;
 /** Statements kept prepared (`QueryOptions.prepare`): the name and parameter types of each text. */
 const prepared = new Map<string, { name: string; types: number[] }>();
 let preparedNames = 0;
+/** Which texts may be kept: the first `MAX_PREPARED` asked for, as on PostgreSQL's connections. */
+let keepPrepared = preparedTexts();
 
 /**
  * Runs `sql` as a named prepared statement, parsed and described on its first use: PGlite's
@@ -107,6 +109,7 @@ async function handle(message: Request): Promise<Record<string, unknown>> {
     await pg.close();
     pg = null;
     prepared.clear();
+    keepPrepared = preparedTexts();
     return {};
   }
   if (message.tx !== openTx && message.type !== "begin") {
@@ -114,7 +117,7 @@ async function handle(message: Request): Promise<Record<string, unknown>> {
   }
   switch (message.type) {
     case "query":
-      if (message.prepare && (prepared.has(message.sql) || prepared.size < MAX_PREPARED)) {
+      if (message.prepare && keepPrepared(message.sql)) {
         return { rows: await queryPrepared(pg, message.sql, message.params) };
       }
       return { rows: (await pg.query(message.sql, message.params as unknown[])).rows };

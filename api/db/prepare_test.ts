@@ -78,12 +78,14 @@ Deno.test("a statement asked to be prepared", async (t) => {
       await t.step(
         "PGlite: texts past the bound run unprepared, with the same answers",
         async () => {
-          // The steps before kept a few texts already: together they stay at the bound.
+          // The steps before kept a few texts already: together they stay at the bound. The bound
+          // counts the texts asked for, as on PostgreSQL: the one whose parse failed ("nowhere")
+          // holds its place without a statement.
           assert.ok(await keptOfMany(db) < MAX_PREPARED);
           const [{ n }] = await db.query<{ n: number }>(
             "select count(*)::int as n from pg_prepared_statements",
           );
-          assert.equal(n, MAX_PREPARED);
+          assert.equal(n, MAX_PREPARED - 1);
         },
       );
     } finally {
