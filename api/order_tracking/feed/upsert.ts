@@ -16,10 +16,10 @@ import type { OrderRecord } from "../../../shared/order_files/rows.ts";
 
 const CHUNK = 5000;
 /**
- * The statements that read only the batch's own rows (its JSON, the stage) and write `orders`,
- * `order_seen` or `tracking_numbers` are kept prepared (`QueryOptions.prepare`): each batch
- * planned them again, and a write to `orders` (41 indexes) is dear to plan (docs/architecture.md,
- * "What a batch costs"). Their texts depend only on the file's columns. The statements that read
+ * The statements that read only the batch's own rows (its JSON, the stage), and the lock and the
+ * settings around them, are kept prepared (`QueryOptions.prepare`): each batch planned them
+ * again, and a write to `orders` (41 indexes) is dear to plan (docs/architecture.md, "What a
+ * batch costs"). Their texts depend only on the file's columns. The statements that read
  * `orders` or `tracking_numbers` are planned each time: a plan kept while the table was small
  * reads it whole ever after (PGlite never analyzes on its own), and a 40,000-row import into a
  * table of 2,000 orders took 50 s instead of 20 with them kept. upsert_test.ts holds that rule.
