@@ -91,6 +91,11 @@ const schema = z.object({
   FILE_WORK_SECONDS: z.coerce.number().min(0.01).max(86400).default(120),
   /** Order rows written per transaction of an import (docs/architecture.md, "Batched imports"). */
   IMPORT_BATCH_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  /**
+   * The time one transaction of an import aims at: it writes as many batches as this holds at
+   * the last one's pace (0: one batch a transaction; docs/architecture.md, "Batched imports").
+   */
+  IMPORT_BATCH_MS: z.coerce.number().int().min(0).max(60_000).default(50),
   /** `deno task worker` serves /health and /ready on this port (for container health checks). */
   WORKER_HEALTH_PORT: port.optional(),
 });

@@ -73,8 +73,11 @@ export interface ImportFile {
 /** A file read and split into batches, ready to be written (`Feed.prepare`). */
 export interface PreparedImport {
   batches: number;
-  /** Writes batch `index` (0-based) in `tx`; its counts are added up in the run's ledger. */
-  apply(tx: Db, index: number): Promise<Record<string, number>>;
+  /**
+   * Writes `count` batches from batch `index` (0-based) in `tx`, as one; their counts are added
+   * up in the run's ledger.
+   */
+  apply(tx: Db, index: number, count: number): Promise<Record<string, number>>;
   /** In the transaction that ends the run, with the batches' summed counts. */
   finish(tx: Db, counts: Record<string, number>): Promise<ImportOutcome>;
   /**

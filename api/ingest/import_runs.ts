@@ -16,6 +16,7 @@ import {
   type RunTrigger,
 } from "./feeds.ts";
 import { readImportFile, storeImportFile } from "./import_files.ts";
+import { nextBatchCount } from "./batch_pace.ts";
 import type { ImportRunDetails, ImportRunSummary } from "../../shared/contract/email_sources.ts";
 
 /** The job kind that processes one queued run. */
@@ -184,9 +185,10 @@ interface Ledger {
 
 /**
  * A run of a feed with `prepare` (docs/architecture.md, "Batched imports"): the file is read
- * outside any transaction, then each batch commits with the run's ledger (`batches_done`,
- * `batch_counts`) under the run's row lock, so a run resumed after a crash skips the batches
- * already applied and applies each exactly once; the last transaction writes the outcome. Runs
+ * outside any transaction, then the batches commit with the run's ledger (`batches_done`,
+ * `batch_counts`) under the run's row lock, a few in each transaction (`nextBatchCount`), so a
+ * run resumed after a crash skips the batches already applied and applies each exactly once; the
+ * last transaction writes the outcome. Runs
  * of one source do not interleave: a run starts its first batch only when no other run of the
  * source is between batches (it waits, then the job tries again later).
  */
@@ -214,6 +216,8 @@ async function processBatched(
     receivedAt: new Date(run.receivedAt),
   });
   const started = Date.now();
+  // Batches a transaction: as many as IMPORT_BATCH_MS holds at the last transaction's pace.
+  let take = 1;
   let counted = false;
   let afterCommit: ImportOutcome["afterCommit"];
   for (;;) {
@@ -242,13 +246,16 @@ async function processBatched(
         counted = true;
       }
       if (ledger.batchesDone < prepared.batches) {
-        const counts = await prepared.apply(tx, ledger.batchesDone);
+        const count = Math.min(take, prepared.batches - ledger.batchesDone);
+        const applying = performance.now();
+        const counts = await prepared.apply(tx, ledger.batchesDone, count);
+        take = nextBatchCount(count, performance.now() - applying, deps.config.IMPORT_BATCH_MS);
         const sum = { ...ledger.batchCounts };
         for (const [key, value] of Object.entries(counts)) sum[key] = (sum[key] ?? 0) + value;
         await tx.query(
-          `update import_runs set batches_done = batches_done + 1,
+          `update import_runs set batches_done = batches_done + $3,
              batch_counts = $2::text::jsonb where id = $1`,
-          [runId, JSON.stringify(sum)],
+          [runId, JSON.stringify(sum), count],
         );
         return "batch";
       }

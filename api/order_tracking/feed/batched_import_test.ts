@@ -36,9 +36,16 @@ function cutOff(db: Db, failAt: number, error?: Error): Db {
   };
 }
 
-/** A server importing 100 rows a batch, and a queued run of a 1,050-row order file (11 batches). */
-async function queuedRun(): Promise<{ server: TestServer; deps: Deps; runId: number }> {
-  const server = await startTestServer({ env: { IMPORT_BATCH_ROWS: "100" } });
+/**
+ * A server importing 100 rows a batch, and a queued run of a 1,050-row order file (11 batches).
+ * `batchMs` is IMPORT_BATCH_MS: by default 0, one batch a transaction.
+ */
+async function queuedRun(
+  batchMs = "0",
+): Promise<{ server: TestServer; deps: Deps; runId: number }> {
+  const server = await startTestServer({
+    env: { IMPORT_BATCH_ROWS: "100", IMPORT_BATCH_MS: batchMs },
+  });
   const admin = testClient(server.url);
   await admin.login("admin", ADMIN_PASSWORD);
   const sourceId = await createSource(admin, { uniqueColumn: "CustomerPoNumber" });
@@ -81,6 +88,35 @@ Deno.test("a batched import cut off between batches resumes and writes each orde
     // Done runs are left alone: a repeated job changes nothing.
     assert.equal(await processRun(deps, runId), "succeeded");
     assert.equal((await getRun(deps.db, runId)).counts.inserted, 1050);
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("a transaction writes more batches at a fast pace, and a run cut off between them resumes once", async () => {
+  // A target no transaction reaches: each one writes twice the batches of the one before.
+  const { server, deps, runId } = await queuedRun("60000");
+  try {
+    // Transactions write 1, 2 and 4 batches; the 4th fails before its 4.
+    await assert.rejects(processRun({ ...deps, db: cutOff(deps.db, 4) }, runId), /connection lost/);
+    const [ledger] = await deps.db.query<{ status: string; done: number }>(
+      "select status, batches_done as done from import_runs where id = $1",
+      [runId],
+    );
+    assert.deepEqual(ledger, { status: "queued", done: 7 });
+    const [{ n: partly }] = await deps.db.query<{ n: number }>(
+      "select count(*)::int as n from orders",
+    );
+    assert.equal(partly, 700);
+
+    assert.equal(await processRun(deps, runId), "succeeded");
+    const run = await getRun(deps.db, runId);
+    assert.equal(run.counts.inserted, 1050);
+    assert.equal(run.counts.rows, 1050);
+    const [{ n, keys }] = await deps.db.query<{ n: number; keys: number }>(
+      "select count(*)::int as n, count(distinct unique_key)::int as keys from orders",
+    );
+    assert.deepEqual({ n, keys }, { n: 1050, keys: 1050 });
   } finally {
     await server.close();
   }

@@ -173,8 +173,9 @@ const NO_COUNTS: UpsertCounts = {
 
 /**
  * The batched import (docs/architecture.md, "Batched imports"): the file is read in the file
- * workers, outside any transaction, and its records are written IMPORT_BATCH_ROWS at a time,
- * each batch in a transaction of its own, so other users' statements run between them. Records
+ * workers, outside any transaction, and its records are written in batches of IMPORT_BATCH_ROWS,
+ * a few batches a transaction (as many as IMPORT_BATCH_MS holds), so other users' statements run
+ * between them. Records
  * have distinct keys, so batches in file order give each order what one transaction gave it.
  */
 export async function prepareOrderImport(
@@ -186,8 +187,8 @@ export async function prepareOrderImport(
   const size = deps.config.IMPORT_BATCH_ROWS;
   return {
     batches: Math.ceil(read.records.length / size),
-    async apply(tx, index) {
-      const batch = read.records.slice(index * size, (index + 1) * size);
+    async apply(tx, index, count) {
+      const batch = read.records.slice(index * size, (index + count) * size);
       return { ...await upsertOrders(tx, file.sourceId, batch, read.fields, file.receivedAt) };
     },
     async finish(tx, counts) {
