@@ -417,37 +417,59 @@ async function capacity(staff: Staff[], figures: Figures): Promise<number> {
 /**
  * The capacity paragraph: rounds of the app's rate and the database's own, in turns, so that
  * both see the same moments of the machine (autovacuum, another process); each rate is the
- * median of its rounds.
+ * median of its rounds. Where wrk is installed (Debian's `wrk`), each round also runs the same
+ * mix from wrk (bench/capacity.lua), a generator that takes a fraction of this process's CPU a
+ * request: on a machine the app shares with its database and its generator, that CPU goes to
+ * the app.
  */
-async function capacityLines(appPid: number, staff: Staff[], prepared: Prepared) {
+async function capacityLines(
+  server: { pid: number; url: string },
+  staff: Staff[],
+  prepared: Prepared,
+) {
   const figures = new Figures();
   const app = new Rounds();
   const direct = new Rounds();
+  const wrk = await hasWrk() ? new Rounds() : null;
+  const wrkRuns: WrkRun[] = [];
   // The straight runs share one pool that stays open and warm, as the app's does.
   const db = prepared.direct ? await prepared.direct() : null;
   try {
     if (db) await directCapacity(db, 5);
     for (let round = 0; round < CAPACITY_ROUNDS; round++) {
-      await app.measure(appPid, () => capacity(staff, figures));
+      await app.measure(server.pid, () => capacity(staff, figures));
       if (db) await direct.measure(Deno.pid, () => directCapacity(db));
+      if (wrk) {
+        const cpu = { s: 0 };
+        await wrk.measure(server.pid, async () => {
+          const run = await wrkCapacity(server.url, staff, cpu);
+          wrkRuns.push(run);
+          return run.rate;
+        }, () => cpu.s);
+      }
     }
   } finally {
     await db?.close();
   }
   // PGlite runs inside the server process: there is no PostgreSQL process to read.
-  const postgresCpu = db === null
-    ? ""
-    : `, PostgreSQL processes ${app.cpu("postgres")} (${
-      app.pgMsPerRequest.toFixed(2)
-    } ms of CPU a request)`;
+  const postgresCpu = (rounds: Rounds) =>
+    db === null
+      ? ""
+      : `, PostgreSQL processes ${rounds.cpu("postgres")} (${
+        rounds.pgMsPerRequest.toFixed(2)
+      } ms of CPU a request)`;
+  const share = (rounds: Rounds) =>
+    db === null
+      ? ""
+      : `: **${(rounds.rate / direct.rate * 100).toFixed(0)} %** of the database's rate`;
   const p95 = fmt(quantile([...figures.ms.values()].flat(), 0.95));
-  return [
+  const lines = [
     `Capacity, ${CAPACITY_CONNECTIONS} connections without think time, ${CAPACITY_ROUNDS} rounds ` +
     `of ${CAPACITY_SECONDS} s: **${
       app.rate.toFixed(0)
     } req/s** through the app (median of ${app.rates()}; ${figures.failed} errors; server process ${
       app.cpu("process")
-    }${postgresCpu}, this ` +
+    }${postgresCpu(app)}, this ` +
     `generator ${app.cpu("generator")}; p95 ${p95} ms)` +
     (db === null ? "." : `; the same queries straight on the database, each round right after ` +
       `the app's: ${direct.rate.toFixed(0)} req/s (median of ${direct.rates()}; PostgreSQL ` +
@@ -456,6 +478,93 @@ async function capacityLines(appPid: number, staff: Staff[], prepared: Prepared)
         (app.rate / direct.rate * 100).toFixed(0)
       } %** of the database's rate.`),
   ];
+  if (wrk) {
+    const failed = wrkRuns.reduce((sum, run) => sum + run.failed, 0);
+    lines.push(
+      "",
+      `The same mix from wrk (\`wrk -t1 -c${CAPACITY_CONNECTIONS}\`, bench/capacity.lua), each ` +
+        `round right after the straight one: **${
+          wrk.rate.toFixed(0)
+        } req/s** (median of ${wrk.rates()}; ${failed} answers not 2xx or failed; server process ${
+          wrk.cpu("process")
+        }${postgresCpu(wrk)}, wrk ${wrk.cpu("generator")}; p50 ${
+          wrkRuns.map((run) => fmt(run.p50)).join(", ")
+        } ms, ` +
+        `p99 ${wrkRuns.map((run) => fmt(run.p99)).join(", ")} ms)${share(wrk)}.`,
+    );
+  }
+  return lines;
+}
+
+/** Whether wrk is on the PATH. */
+async function hasWrk(): Promise<boolean> {
+  try {
+    await new Deno.Command("wrk", { args: ["--version"], stdout: "null", stderr: "null" })
+      .output();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A round of wrk: its rate, its answers that were not 2xx or failed, its latencies (ms). */
+interface WrkRun {
+  rate: number;
+  failed: number;
+  p50: number;
+  p99: number;
+}
+
+/**
+ * One capacity round of bench/capacity.lua in wrk, with the sessions of `staff`; `cpu.s` follows
+ * wrk's CPU seconds while it runs (read every 100 ms: its last tenth of a second is not seen).
+ */
+async function wrkCapacity(url: string, staff: Staff[], cpu: { s: number }): Promise<WrkRun> {
+  const cookies = await Deno.makeTempFile({ prefix: "wrk-cookies-" });
+  try {
+    await Deno.writeTextFile(cookies, staff.map((member) => member.cookie()).join("\n") + "\n");
+    const child = new Deno.Command("wrk", {
+      args: [
+        "-t1",
+        `-c${CAPACITY_CONNECTIONS}`,
+        `-d${CAPACITY_SECONDS}s`,
+        "--latency",
+        "-s",
+        new URL("./capacity.lua", import.meta.url).pathname,
+        url,
+      ],
+      env: { WRK_COOKIES: cookies, WRK_ORIGIN: new URL(url).origin, WRK_ORDERS: String(ORDERS) },
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    const poll = setInterval(() => {
+      try {
+        cpu.s = processUsage(child.pid).cpuS;
+      } catch { /* it ended */ }
+    }, 100);
+    const output = await child.output();
+    clearInterval(poll);
+    const text = new TextDecoder().decode(output.stdout);
+    if (!output.success) throw new Error(`wrk failed: ${new TextDecoder().decode(output.stderr)}`);
+    const number = (pattern: RegExp) => Number(pattern.exec(text)?.[1] ?? 0);
+    const ms = (pattern: RegExp) => {
+      const found = pattern.exec(text);
+      if (!found) return NaN;
+      const scale = { us: 0.001, ms: 1, s: 1000 }[found[2] as "us" | "ms" | "s"] ?? NaN;
+      return Number(found[1]) * scale;
+    };
+    const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/
+      .exec(text);
+    return {
+      rate: number(/Requests\/sec:\s+([\d.]+)/),
+      failed: number(/Non-2xx or 3xx responses: (\d+)/) +
+        (socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0),
+      p50: ms(/\s50%\s+([\d.]+)(us|ms|s)/),
+      p99: ms(/\s99%\s+([\d.]+)(us|ms|s)/),
+    };
+  } finally {
+    await Deno.remove(cookies);
+  }
 }
 
 /** Rates of capacity rounds, with the CPU the processes used meanwhile. */
@@ -464,10 +573,17 @@ class Rounds {
   seconds = 0;
   requests = 0;
   readonly cpuS = { process: 0, postgres: 0, generator: 0 };
-  /** Runs one round of `work` (answering its rate) and adds its CPU, `pid` being the server. */
-  async measure(pid: number, work: () => Promise<number>) {
+  /**
+   * Runs one round of `work` (answering its rate) and adds its CPU, `pid` being the server and
+   * `generatorCpu` the CPU seconds of the generator (by default this process).
+   */
+  async measure(
+    pid: number,
+    work: () => Promise<number>,
+    generatorCpu = () => processUsage(Deno.pid).cpuS,
+  ) {
     const before = { process: processUsage(pid).cpuS, postgres: commandCpu("postgres") };
-    const generator = processUsage(Deno.pid).cpuS;
+    const generator = generatorCpu();
     const t0 = performance.now();
     const rate = await work();
     const seconds = (performance.now() - t0) / 1000;
@@ -476,7 +592,7 @@ class Rounds {
     this.requests += rate * seconds;
     this.cpuS.process += processUsage(pid).cpuS - before.process;
     this.cpuS.postgres += commandCpu("postgres") - before.postgres;
-    this.cpuS.generator += processUsage(Deno.pid).cpuS - generator;
+    this.cpuS.generator += generatorCpu() - generator;
   }
   get rate() {
     return quantile(this.list, 0.5);
@@ -644,7 +760,14 @@ async function runOn(kind: string): Promise<string[]> {
       }
     }
     console.log(`load: ${kind}, capacity at ${CAPACITY_CONNECTIONS} connections`);
-    lines.push("", ...await capacityLines(app.pid, staff.slice(0, CAPACITY_CONNECTIONS), prepared));
+    lines.push(
+      "",
+      ...await capacityLines(
+        { pid: app.pid, url: app.url },
+        staff.slice(0, CAPACITY_CONNECTIONS),
+        prepared,
+      ),
+    );
     lines.push(
       "",
       `Server memory at the end: ${processUsage(app.pid).rssMB.toFixed(0)} MB resident, peak ${
@@ -690,7 +813,8 @@ export async function loadSection(machine: string): Promise<string> {
     "nothing else running,",
     `its requests sent back to back, and paced (each after ${PACED_IDLE_MS} ms of quiet, as one person`,
     "sends them; a request after a pause costs about twice one sent right after another on this",
-    "machine, on either database).",
+    "machine, on either database). Where wrk is installed (`apt install wrk`), each capacity round",
+    "also sends the same mix from wrk (bench/capacity.lua).",
     "",
     ...parts,
   ].join("\n");

@@ -16,6 +16,8 @@ export interface Staff {
   call(kind: string, method: string, path: string, body?: unknown): Promise<unknown>;
   /** Sends a file as multipart, as the CLI's import does. */
   upload(kind: string, path: string, fileName: string, bytes: Uint8Array): Promise<unknown>;
+  /** The session's `Cookie` header as it stands, for another client (wrk) to send. */
+  cookie(): string;
 }
 
 /** A failed request, with what the server said. */
@@ -37,12 +39,12 @@ export async function signIn(
   const cookies = new Map<string, string>();
   const origin = new URL(baseUrl).origin;
 
+  const cookie = () => [...cookies].map(([name, value]) => `${name}=${value}`).join("; ");
+
   async function send(method: string, path: string, body?: BodyInit, type?: string) {
     const headers = new Headers({ accept: "application/json", origin });
     if (type) headers.set("content-type", type);
-    if (cookies.size) {
-      headers.set("cookie", [...cookies].map(([name, value]) => `${name}=${value}`).join("; "));
-    }
+    if (cookies.size) headers.set("cookie", cookie());
     const response = await fetch(new URL(path, baseUrl), { method, headers, body });
     for (const line of response.headers.getSetCookie()) {
       const pair = line.split(";")[0];
@@ -104,5 +106,6 @@ export async function signIn(
         form.append("file", new File([bytes as BlobPart], fileName));
         return send("POST", path, form);
       }),
+    cookie,
   };
 }
