@@ -107,14 +107,21 @@ function commandCpu(name: string): number {
 // ---------------------------------------------------------------------------------------------
 // The application under load
 
-/** Starts the app as `deno task start` runs it, in a process of its own. */
-async function startApp(database: Record<string, string>): Promise<App> {
+/**
+ * Starts the app as `deno task start` runs it, in a process of its own; `more` adds settings
+ * (`RUN_JOBS: "false"` for a second web process).
+ */
+async function startApp(
+  database: Record<string, string>,
+  more: Record<string, string> = {},
+): Promise<App> {
   const app = await startProcess("web", {
     ...database,
     HOST: "127.0.0.1",
     ADMIN_PASSWORD: PASSWORD,
     LOG_LEVEL: "warn",
     OUTBOUND_ALLOW: "127.0.0.0/8",
+    ...more,
   });
   return { url: app.url!, pid: app.pid, stop: app.stop };
 }
@@ -434,22 +441,46 @@ async function capacityLines(
   const wrkRuns: WrkRun[] = [];
   // The straight runs share one pool that stays open and warm, as the app's does.
   const db = prepared.direct ? await prepared.direct() : null;
+  // On PostgreSQL, a second web process (jobs off, as docs/operations.md deploys it): one per
+  // core, each sent half the connections by a wrk of its own.
+  const second = wrk && db ? await startApp(prepared.database, { RUN_JOBS: "false" }) : null;
+  const pair = second ? new Rounds() : null;
+  const pairRuns: WrkRun[] = [];
   try {
     if (db) await directCapacity(db, 5);
     for (let round = 0; round < CAPACITY_ROUNDS; round++) {
-      await app.measure(server.pid, () => capacity(staff, figures));
-      if (db) await direct.measure(Deno.pid, () => directCapacity(db));
+      await app.measure([server.pid], () => capacity(staff, figures));
+      if (db) await direct.measure([Deno.pid], () => directCapacity(db));
       if (wrk) {
         const cpu = { s: 0 };
-        await wrk.measure(server.pid, async () => {
+        await wrk.measure([server.pid], async () => {
           const run = await wrkCapacity(server.url, staff, cpu);
           wrkRuns.push(run);
           return run.rate;
         }, () => cpu.s);
       }
+      if (pair && second) {
+        const cpus = [{ s: 0 }, { s: 0 }];
+        const half = staff.length / 2;
+        await pair.measure([server.pid, second.pid], async () => {
+          const runs = await Promise.all([
+            wrkCapacity(server.url, staff.slice(0, half), cpus[0]),
+            wrkCapacity(second.url, staff.slice(half), cpus[1]),
+          ]);
+          const run = {
+            rate: runs[0].rate + runs[1].rate,
+            failed: runs[0].failed + runs[1].failed,
+            p50: Math.max(runs[0].p50, runs[1].p50),
+            p99: Math.max(runs[0].p99, runs[1].p99),
+          };
+          pairRuns.push(run);
+          return run.rate;
+        }, () => cpus[0].s + cpus[1].s);
+      }
     }
   } finally {
     await db?.close();
+    await second?.stop();
   }
   // PGlite runs inside the server process: there is no PostgreSQL process to read.
   const postgresCpu = (rounds: Rounds) =>
@@ -493,6 +524,24 @@ async function capacityLines(
         `p99 ${wrkRuns.map((run) => fmt(run.p99)).join(", ")} ms)${share(wrk)}.`,
     );
   }
+  if (pair) {
+    const failed = pairRuns.reduce((sum, run) => sum + run.failed, 0);
+    lines.push(
+      "",
+      `Two web processes (the second with RUN_JOBS=false), each sent ${
+        CAPACITY_CONNECTIONS / 2
+      } of the ${CAPACITY_CONNECTIONS} connections by a wrk of its own, each round right after ` +
+        `the one above: **${
+          pair.rate.toFixed(0)
+        } req/s** (median of ${pair.rates()}; ${failed} answers not 2xx or failed; server processes ${
+          pair.cpu("process")
+        }${postgresCpu(pair)}, wrk ${pair.cpu("generator")}; p50 ${
+          pairRuns.map((run) => fmt(run.p50)).join(", ")
+        } ms, p99 ${pairRuns.map((run) => fmt(run.p99)).join(", ")} ms, the slower process's)${
+          share(pair)
+        }.`,
+    );
+  }
   return lines;
 }
 
@@ -516,7 +565,8 @@ interface WrkRun {
 }
 
 /**
- * One capacity round of bench/capacity.lua in wrk, with the sessions of `staff`; `cpu.s` follows
+ * One capacity round of bench/capacity.lua in wrk, a connection for each of `staff` with their
+ * sessions; `cpu.s` follows
  * wrk's CPU seconds while it runs (read every 100 ms: its last tenth of a second is not seen).
  */
 async function wrkCapacity(url: string, staff: Staff[], cpu: { s: number }): Promise<WrkRun> {
@@ -526,7 +576,7 @@ async function wrkCapacity(url: string, staff: Staff[], cpu: { s: number }): Pro
     const child = new Deno.Command("wrk", {
       args: [
         "-t1",
-        `-c${CAPACITY_CONNECTIONS}`,
+        `-c${staff.length}`,
         `-d${CAPACITY_SECONDS}s`,
         "--latency",
         "-s",
@@ -574,15 +624,16 @@ class Rounds {
   requests = 0;
   readonly cpuS = { process: 0, postgres: 0, generator: 0 };
   /**
-   * Runs one round of `work` (answering its rate) and adds its CPU, `pid` being the server and
-   * `generatorCpu` the CPU seconds of the generator (by default this process).
+   * Runs one round of `work` (answering its rate) and adds its CPU, `pids` being the server
+   * processes and `generatorCpu` the CPU seconds of the generator (by default this process).
    */
   async measure(
-    pid: number,
+    pids: number[],
     work: () => Promise<number>,
     generatorCpu = () => processUsage(Deno.pid).cpuS,
   ) {
-    const before = { process: processUsage(pid).cpuS, postgres: commandCpu("postgres") };
+    const serverCpu = () => pids.reduce((sum, pid) => sum + processUsage(pid).cpuS, 0);
+    const before = { process: serverCpu(), postgres: commandCpu("postgres") };
     const generator = generatorCpu();
     const t0 = performance.now();
     const rate = await work();
@@ -590,7 +641,7 @@ class Rounds {
     this.list.push(rate);
     this.seconds += seconds;
     this.requests += rate * seconds;
-    this.cpuS.process += processUsage(pid).cpuS - before.process;
+    this.cpuS.process += serverCpu() - before.process;
     this.cpuS.postgres += commandCpu("postgres") - before.postgres;
     this.cpuS.generator += generatorCpu() - generator;
   }
