@@ -89,7 +89,7 @@ const schema = z.object({
   FILE_WORKERS: z.coerce.number().int().min(1).max(16).default(1),
   /** The time one file may take to read or process before its run fails (docs/architecture.md). */
   FILE_WORK_SECONDS: z.coerce.number().min(0.01).max(86400).default(120),
-  /** Order rows written per transaction of an import (docs/architecture.md, "Batched imports"). */
+  /** Order rows of a batch of an import, the ledger's unit (docs/architecture.md, "Batched imports"). */
   IMPORT_BATCH_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(100),
   /**
    * The time one transaction of an import aims at: it writes as many batches as this holds at

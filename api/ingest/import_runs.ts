@@ -188,9 +188,9 @@ interface Ledger {
  * outside any transaction, then the batches commit with the run's ledger (`batches_done`,
  * `batch_counts`) under the run's row lock, a few in each transaction (`nextBatchCount`), so a
  * run resumed after a crash skips the batches already applied and applies each exactly once; the
- * last transaction writes the outcome. Runs
- * of one source do not interleave: a run starts its first batch only when no other run of the
- * source is between batches (it waits, then the job tries again later).
+ * last transaction writes the outcome. Runs of one source do not interleave: a run starts its
+ * first batch only when no other run of the source is between batches (it waits, then the job
+ * tries again later).
  */
 async function processBatched(
   deps: Deps,

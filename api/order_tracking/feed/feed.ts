@@ -175,8 +175,8 @@ const NO_COUNTS: UpsertCounts = {
  * The batched import (docs/architecture.md, "Batched imports"): the file is read in the file
  * workers, outside any transaction, and its records are written in batches of IMPORT_BATCH_ROWS,
  * a few batches a transaction (as many as IMPORT_BATCH_MS holds), so other users' statements run
- * between them. Records
- * have distinct keys, so batches in file order give each order what one transaction gave it.
+ * between them. Records have distinct keys, so batches in file order give each order what one
+ * transaction gave it.
  */
 export async function prepareOrderImport(
   db: Db,
