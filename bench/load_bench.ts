@@ -509,37 +509,38 @@ async function capacityLines(
         (app.rate / direct.rate * 100).toFixed(0)
       } %** of the database's rate.`),
   ];
+  // The wrk rounds' paragraphs: what ran, then the same figures for each kind of round.
+  const wrkParagraph = (what: string, rounds: Rounds, runs: WrkRun[], servers: string) =>
+    `${what}: **${rounds.rate.toFixed(0)} req/s** (median of ${rounds.rates()}; ${
+      runs.reduce((sum, run) => sum + run.failed, 0)
+    } answers not 2xx or failed; ${servers} ${rounds.cpu("process")}${postgresCpu(rounds)}, wrk ${
+      rounds.cpu("generator")
+    }; p50 ${runs.map((run) => fmt(run.p50)).join(", ")} ms, ` +
+    `p99 ${runs.map((run) => fmt(run.p99)).join(", ")} ms)${share(rounds)}.`;
   if (wrk) {
-    const failed = wrkRuns.reduce((sum, run) => sum + run.failed, 0);
     lines.push(
       "",
-      `The same mix from wrk (\`wrk -t1 -c${CAPACITY_CONNECTIONS}\`, bench/capacity.lua), each ` +
-        `round right after the straight one: **${
-          wrk.rate.toFixed(0)
-        } req/s** (median of ${wrk.rates()}; ${failed} answers not 2xx or failed; server process ${
-          wrk.cpu("process")
-        }${postgresCpu(wrk)}, wrk ${wrk.cpu("generator")}; p50 ${
-          wrkRuns.map((run) => fmt(run.p50)).join(", ")
-        } ms, ` +
-        `p99 ${wrkRuns.map((run) => fmt(run.p99)).join(", ")} ms)${share(wrk)}.`,
+      wrkParagraph(
+        `The same mix from wrk (\`wrk -t1 -c${CAPACITY_CONNECTIONS}\`, bench/capacity.lua), each ` +
+          "round right after the straight one",
+        wrk,
+        wrkRuns,
+        "server process",
+      ),
     );
   }
   if (pair) {
-    const failed = pairRuns.reduce((sum, run) => sum + run.failed, 0);
     lines.push(
       "",
-      `Two web processes (the second with RUN_JOBS=false), each sent ${
-        CAPACITY_CONNECTIONS / 2
-      } of the ${CAPACITY_CONNECTIONS} connections by a wrk of its own, each round right after ` +
-        `the one above: **${
-          pair.rate.toFixed(0)
-        } req/s** (median of ${pair.rates()}; ${failed} answers not 2xx or failed; server processes ${
-          pair.cpu("process")
-        }${postgresCpu(pair)}, wrk ${pair.cpu("generator")}; p50 ${
-          pairRuns.map((run) => fmt(run.p50)).join(", ")
-        } ms, p99 ${pairRuns.map((run) => fmt(run.p99)).join(", ")} ms, the slower process's)${
-          share(pair)
-        }.`,
+      wrkParagraph(
+        `Two web processes (the second with RUN_JOBS=false), each sent ${
+          CAPACITY_CONNECTIONS / 2
+        } of the ${CAPACITY_CONNECTIONS} connections by a wrk of its own, each round right after ` +
+          "the one above (p50 and p99 the slower process's)",
+        pair,
+        pairRuns,
+        "server processes",
+      ),
     );
   }
   return lines;
@@ -566,8 +567,8 @@ interface WrkRun {
 
 /**
  * One capacity round of bench/capacity.lua in wrk, a connection for each of `staff` with their
- * sessions; `cpu.s` follows
- * wrk's CPU seconds while it runs (read every 100 ms: its last tenth of a second is not seen).
+ * sessions; `cpu.s` follows wrk's CPU seconds while it runs (read every 100 ms: its last tenth of
+ * a second is not seen).
  */
 async function wrkCapacity(url: string, staff: Staff[], cpu: { s: number }): Promise<WrkRun> {
   const cookies = await Deno.makeTempFile({ prefix: "wrk-cookies-" });
