@@ -64,22 +64,18 @@ function openPostgres(url: string, poolSize: number): Db {
   const wrap = (conn: Conn, inTx: boolean, savepoints = { n: 0 }): Db => ({
     kind: "postgres",
     async query<T>(text: string, params: readonly unknown[] = [], options?: QueryOptions) {
-      const signal = options?.signal;
-      signal?.throwIfAborted();
-      const pending = conn.unsafe(
-        text,
-        params as postgres.ParameterOrJSON<never>[],
-        options?.prepare && keepPrepared(text) ? { prepare: true } : {},
-      );
-      if (!signal) return [...await pending] as T[];
-      // The server stops the statement (a cancel request on a second connection).
-      const cancel = () => pending.cancel();
-      signal.addEventListener("abort", cancel, { once: true });
-      try {
-        return [...await pending] as T[];
-      } finally {
-        signal.removeEventListener("abort", cancel);
-      }
+      // An aborted signal keeps the statement from starting; one sent runs to its end. A cancel
+      // request (postgres.js's `cancel()`) stops whatever the connection runs when it arrives,
+      // which under load was often the next request's statement, and a statement cancelled
+      // while queued behind another left the driver giving results to the wrong queries.
+      options?.signal?.throwIfAborted();
+      return [
+        ...await conn.unsafe(
+          text,
+          params as postgres.ParameterOrJSON<never>[],
+          options?.prepare && keepPrepared(text) ? { prepare: true } : {},
+        ),
+      ] as T[];
     },
     async exec(text: string) {
       await conn.unsafe(text);

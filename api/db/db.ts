@@ -11,9 +11,9 @@ export type Row = Record<string, unknown>;
 export interface Db {
   readonly kind: "pglite" | "postgres";
   /**
-   * Runs one parameterised statement and returns its rows. An aborted `signal` cancels the
-   * statement on PostgreSQL; PGlite cannot interrupt one, so there it only stops a statement
-   * from starting (also one still waiting for its turn on PGlite's one connection).
+   * Runs one parameterised statement and returns its rows. An aborted `signal` keeps the
+   * statement from starting (on PGlite also one still waiting for its turn on the one
+   * connection); a statement already sent runs to its end on both databases.
    */
   query<T = Row>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<T[]>;
   /** Runs several statements without parameters (migrations). */
@@ -35,7 +35,7 @@ export interface TransactionOptions {
 
 /** Per-statement options. */
 export interface QueryOptions {
-  /** Aborting it cancels the statement (PostgreSQL) or keeps it from starting (both). */
+  /** Aborting it keeps the statement from starting; one already sent runs to its end. */
   signal?: AbortSignal;
   /**
    * A statement of fixed text that runs on most requests (the session lookup, an order by id):

@@ -16,7 +16,7 @@ const orderUser = requireFlag("orderUser");
 
 export const orderTrackingRoutes = new Hono<AppEnv>()
   .post("/list", orderUser, body("json", orderListRequest), async (c) => {
-    // A client that goes away (a newer search replaced this one) cancels the query.
+    // A client that goes away (a newer search replaced this one) skips the statements not begun.
     const db = c.var.deps.db;
     return c.json(await searchOrders(db, c.req.valid("json"), undefined, c.req.raw.signal));
   })

@@ -524,9 +524,8 @@ export function searchPlan(request: OrderListRequest, sample: SearchSample | nul
 /**
  * One page of the order list and the number of matching orders. `sample` chooses the trigrams
  * the indexes read (by default the current sample of `db`; null reads every trigram of each
- * term, as plain `ilike '%term%'` does). `signal` stops the queries when the client goes away
- * (on PostgreSQL the running statement is cancelled; PGlite cannot interrupt a statement, so
- * only the ones not yet started are skipped).
+ * term, as plain `ilike '%term%'` does). `signal` skips the statements not yet started when the
+ * client goes away; the running one finishes (api/db/db.ts).
  *
  * A selective search (the sample's share of matches under `BROAD_SHARE`) gathers its matches'
  * ids and sort keys once, up to the bound + 1 (every one when rare), and takes both the count
