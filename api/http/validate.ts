@@ -22,6 +22,18 @@ function unwrap(schema: z.ZodType): z.ZodType {
   return current;
 }
 
+/** Each object schema's keys by their lower case, worked out once (every request used to). */
+const lowerKeysOf = new WeakMap<z.ZodType, Map<string, string>>();
+
+function lowerKeys(schema: z.ZodType, shape: Record<string, z.ZodType>): Map<string, string> {
+  let found = lowerKeysOf.get(schema);
+  if (!found) {
+    found = new Map(Object.keys(shape).map((key) => [key.toLowerCase(), key]));
+    lowerKeysOf.set(schema, found);
+  }
+  return found;
+}
+
 /**
  * Renames the keys of `value` to the spelling `schema` uses, ignoring case, recursively through
  * objects, arrays and records of objects. Unknown keys are kept as they are.
@@ -42,7 +54,7 @@ export function alignKeys(value: unknown, schema: z.ZodType): unknown {
   if (!value || typeof value !== "object" || Array.isArray(value)) return value;
   if (inner instanceof z.ZodObject) {
     const shape = inner.shape as Record<string, z.ZodType>;
-    const byLower = new Map(Object.keys(shape).map((key) => [key.toLowerCase(), key]));
+    const byLower = lowerKeys(inner, shape);
     const out: Record<string, unknown> = {};
     for (const [key, item] of Object.entries(value)) {
       // JSON.parse makes "__proto__" an own key; copying it would set the object's prototype.

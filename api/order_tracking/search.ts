@@ -17,7 +17,7 @@ import {
   RESULT_WINDOW,
 } from "../../shared/contract/order_tracking.ts";
 import { invalid } from "../db/errors.ts";
-import { contractOrders, ORDER_COLUMNS, type OrderRow } from "./order_rows.ts";
+import { contractOrders, idsText, ORDER_COLUMNS, type OrderRow } from "./order_rows.ts";
 import {
   currentSearchSample,
   SEARCH_COLUMNS,
@@ -587,7 +587,7 @@ async function gatherPage(
   const ids = found.flatMap((row) => row.id === null ? [] : [row.id]);
   // One text per sort (a bounded set), its plan the same for any ids: kept prepared.
   const rows = ids.length
-    ? await db.query<OrderRow>(plan.byIds, [ids], { signal, prepare: true })
+    ? await db.query<OrderRow>(plan.byIds, [idsText(ids)], { signal, prepare: true })
     : [];
   return { rows, count: total };
 }
