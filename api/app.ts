@@ -119,7 +119,6 @@ export function createApp(deps: Deps, options: { webDist?: string } = {}): Hono<
     }),
   );
   app.use(refuseMalformedPaths);
-  app.use(limitBodies);
   app.use(async (c, next) => {
     c.set("deps", deps);
     await next();
@@ -141,7 +140,10 @@ export function createApp(deps: Deps, options: { webDist?: string } = {}): Hono<
       }
     }
   });
+  // Before the size limit: Hono's `bodyLimit` reads a body of no declared length (chunked) whole
+  // before the handler, and read without a deadline a stalled one held the request for ever.
   app.use(bodyReadTimeout);
+  app.use(limitBodies);
   app.use(csrfGuard);
   // The activity log reads the records a state-changing request touches, before and after it.
   app.use(recordActivity);

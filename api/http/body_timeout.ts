@@ -7,13 +7,19 @@
  * (Headers are out of the app's reach: docs/operations.md, "Time-outs".)
  */
 import type { MiddlewareHandler } from "hono";
+import { HTTPException } from "hono/http-exception";
 import type { AppEnv } from "../deps.ts";
 
 /** The longest pause between two chunks of a body. */
 export const BODY_IDLE_SECONDS = 30;
 const MESSAGE = "The request body arrived too slowly.";
 
-class BodyTimeout extends Error {}
+/** An HTTP error (408), so that a reader it reaches first answers it rather than logs a failure. */
+class BodyTimeout extends HTTPException {
+  constructor() {
+    super(408, { message: MESSAGE });
+  }
+}
 
 /**
  * A JSON body of at most this many bytes, its length declared, is read whole under one deadline
@@ -66,7 +72,7 @@ export const bodyReadTimeout: MiddlewareHandler<AppEnv> = async (c, next) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const wait = Math.max(0, Math.min(BODY_IDLE_SECONDS * 1000, deadline - Date.now()));
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new BodyTimeout(MESSAGE)), wait);
+        timer = setTimeout(() => reject(new BodyTimeout()), wait);
       });
       try {
         const { done, value } = await Promise.race([reader.read(), timeout]);
