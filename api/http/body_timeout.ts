@@ -3,7 +3,9 @@
  * has no time-out of its own: a client that announces a body and then trickles (or stops) would
  * hold the handler, and its connection, for as long as it likes. Here the body stream is wrapped:
  * a pause of more than {@link BODY_IDLE_SECONDS} between two chunks, or a body still unread after
- * `BODY_READ_TIMEOUT_SECONDS`, ends the request with 408 and closes the connection.
+ * `BODY_READ_TIMEOUT_SECONDS`, ends the request with 408 and closes the connection. A small JSON
+ * body of declared length is read whole under one deadline instead (`SMALL_BODY_BYTES`). It runs
+ * before the size limit, which reads a body of no declared length whole (api/app.ts).
  * (Headers are out of the app's reach: docs/operations.md, "Time-outs".)
  */
 import type { MiddlewareHandler } from "hono";
