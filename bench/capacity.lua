@@ -56,3 +56,19 @@ request = function()
   if roll < 0.96 then return wrk.format("GET", "/api/import-runs?limit=50", headers(false)) end
   return wrk.format("GET", "/api/order-tracking-sources/active", headers(false))
 end
+
+-- Answers that were not 2xx, by status, summed over wrk's threads and printed at the end as
+-- "status 500: 3" lines for bench/load_bench.ts.
+local threads = {}
+setup = function(thread) threads[#threads + 1] = thread end
+init = function() statuses = {} end
+response = function(status)
+  if status < 200 or status > 299 then statuses[status] = (statuses[status] or 0) + 1 end
+end
+done = function()
+  local sums = {}
+  for _, thread in ipairs(threads) do
+    for status, n in pairs(thread:get("statuses")) do sums[status] = (sums[status] or 0) + n end
+  end
+  for status, n in pairs(sums) do io.write(string.format("status %d: %d\n", status, n)) end
+end

@@ -28,6 +28,10 @@ import { migrate } from "../api/db/migrate.ts";
 import { hashPassword } from "../api/auth/password.ts";
 import { searchOrders } from "../api/order_tracking/search.ts";
 import { findOrder, orderUpdateStats, saveNote } from "../api/order_tracking/queries.ts";
+import { listSources } from "../api/order_tracking/sources/queries.ts";
+import { listRuns } from "../api/ingest/import_runs.ts";
+import { FEATURES } from "../api/features.ts";
+import type { Feature } from "../api/feature.ts";
 import { createSource, csvText, fillOrders, HEADERS, orderRows } from "./order_tracking_bench.ts";
 import { processUsage, startProcess } from "./app_process.ts";
 import { quantile } from "./stats.ts";
@@ -467,14 +471,8 @@ async function capacityLines(
             wrkCapacity(server.url, staff.slice(0, half), cpus[0]),
             wrkCapacity(second.url, staff.slice(half), cpus[1]),
           ]);
-          const run = {
-            rate: runs[0].rate + runs[1].rate,
-            failed: runs[0].failed + runs[1].failed,
-            p50: Math.max(runs[0].p50, runs[1].p50),
-            p99: Math.max(runs[0].p99, runs[1].p99),
-          };
-          pairRuns.push(run);
-          return run.rate;
+          pairRuns.push(...runs);
+          return runs[0].rate + runs[1].rate;
         }, () => cpus[0].s + cpus[1].s);
       }
     }
@@ -512,8 +510,8 @@ async function capacityLines(
   // The wrk rounds' paragraphs: what ran, then the same figures for each kind of round.
   const wrkParagraph = (what: string, rounds: Rounds, runs: WrkRun[], servers: string) =>
     `${what}: **${rounds.rate.toFixed(0)} req/s** (median of ${rounds.rates()}; ${
-      runs.reduce((sum, run) => sum + run.failed, 0)
-    } answers not 2xx or failed; ${servers} ${rounds.cpu("process")}${postgresCpu(rounds)}, wrk ${
+      wrkFailures(runs)
+    }; ${servers} ${rounds.cpu("process")}${postgresCpu(rounds)}, wrk ${
       rounds.cpu("generator")
     }; p50 ${runs.map((run) => fmt(run.p50)).join(", ")} ms, ` +
     `p99 ${runs.map((run) => fmt(run.p99)).join(", ")} ms)${share(rounds)}.`;
@@ -536,7 +534,7 @@ async function capacityLines(
         `Two web processes (the second with RUN_JOBS=false), each sent ${
           CAPACITY_CONNECTIONS / 2
         } of the ${CAPACITY_CONNECTIONS} connections by a wrk of its own, each round right after ` +
-          "the one above (p50 and p99 the slower process's)",
+          "the one above (p50 and p99 of each process of each round)",
         pair,
         pairRuns,
         "server processes",
@@ -557,12 +555,32 @@ async function hasWrk(): Promise<boolean> {
   }
 }
 
-/** A round of wrk: its rate, its answers that were not 2xx or failed, its latencies (ms). */
+/**
+ * A round of wrk: its rate, its answers that were not 2xx (by status), its socket errors (by
+ * kind; a time-out is a request unanswered after wrk's 2 s), its latencies (ms).
+ */
 interface WrkRun {
   rate: number;
-  failed: number;
+  statuses: Record<string, number>;
+  socket: Record<"connect" | "read" | "write" | "timeout", number>;
   p50: number;
   p99: number;
+}
+
+/** How many requests of `runs` were not answered 2xx, by status and socket error. */
+function wrkFailures(runs: WrkRun[]): string {
+  const counts = new Map<string, number>();
+  const add = (what: string, n: number) => n && counts.set(what, (counts.get(what) ?? 0) + n);
+  for (const run of runs) {
+    for (const [status, n] of Object.entries(run.statuses)) add(`status ${status}`, n);
+    for (const [kind, n] of Object.entries(run.socket)) add(`socket ${kind}`, n);
+  }
+  const total = [...counts.values()].reduce((sum, n) => sum + n, 0);
+  return total === 0
+    ? "0 answers not 2xx or failed"
+    : `${total} answers not 2xx or failed (${
+      [...counts].map(([what, n]) => `${what}: ${n}`).join(", ")
+    })`;
 }
 
 /**
@@ -605,11 +623,13 @@ async function wrkCapacity(url: string, staff: Staff[], cpu: { s: number }): Pro
       return Number(found[1]) * scale;
     };
     const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/
-      .exec(text);
+      .exec(text)?.slice(1).map(Number) ?? [0, 0, 0, 0];
     return {
       rate: number(/Requests\/sec:\s+([\d.]+)/),
-      failed: number(/Non-2xx or 3xx responses: (\d+)/) +
-        (socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0),
+      statuses: Object.fromEntries(
+        [...text.matchAll(/^status (\d+): (\d+)$/gm)].map((found) => [found[1], Number(found[2])]),
+      ),
+      socket: { connect: socket[0], read: socket[1], write: socket[2], timeout: socket[3] },
       p50: ms(/\s50%\s+([\d.]+)(us|ms|s)/),
       p99: ms(/\s99%\s+([\d.]+)(us|ms|s)/),
     };
@@ -660,7 +680,15 @@ class Rounds {
   }
 }
 
-/** The same mix's queries called straight on the database at the same concurrency. */
+/** The feeds whose runs the staff read (they hold every feature's flag), as the route lists them. */
+const STAFF_FEEDS = (FEATURES as readonly Feature[]).flatMap((feature) =>
+  feature.feed ? [feature.feed.name] : []
+);
+
+/**
+ * The same mix's queries called straight on the database at the same concurrency: the functions
+ * the routes call, so the statements are the app's.
+ */
 async function directCapacity(db: Db, seconds = CAPACITY_SECONDS): Promise<number> {
   let done = 0;
   const until = performance.now() + seconds * 1000;
@@ -683,7 +711,8 @@ async function directCapacity(db: Db, seconds = CAPACITY_SECONDS): Promise<numbe
         } else if (roll < 0.7) await findOrder(db, someOrder());
         else if (roll < 0.78) await saveNote(db, someOrder(), "direct");
         else if (roll < 0.9) await orderUpdateStats(db);
-        else await db.query("select id from import_runs order by id desc limit 50");
+        else if (roll < 0.96) await listRuns(db, { feeds: STAFF_FEEDS, limit: 50 });
+        else await listSources(db);
         done++;
       }
     }),
