@@ -12,6 +12,17 @@ import { type Db, MAX_PREPARED } from "./db.ts";
 
 const LOOKUP = "select $1::int + 1 as next /* prepare-test */";
 
+const BARE = "select 41 + 1 as answer /* prepare-test bare */";
+
+/** How many statements `db`'s connection keeps prepared whose text is like `pattern`. */
+async function keptLike(db: Db, pattern: string): Promise<number> {
+  const [{ n }] = await db.query<{ n: number }>(
+    "select count(*)::int as n from pg_prepared_statements where statement like $1",
+    [pattern],
+  );
+  return n;
+}
+
 /** Asks for more texts than a database keeps prepared; how many of them it kept. */
 async function keptOfMany(db: Db): Promise<number> {
   for (let i = 0; i <= MAX_PREPARED; i++) {
@@ -40,6 +51,12 @@ Deno.test("a statement asked to be prepared", async (t) => {
           assert.deepEqual(await db.query(LOOKUP, [n], { prepare: true }), [{ next: n + 1 }]);
         }
         assert.equal(await keptTexts(), 1);
+      });
+      await t.step("PGlite: a text without parameters is kept too", async () => {
+        for (let i = 0; i < 3; i++) {
+          assert.deepEqual(await db.query(BARE, [], { prepare: true }), [{ answer: 42 }]);
+        }
+        assert.equal(await keptLike(db, "%prepare-test bare%"), 1);
       });
       await t.step("PGlite: parameters of every kind, null among them", async () => {
         const sql = `select $1::bigint[] as ids, $2::bytea as bytes, $3::text as none,
@@ -112,6 +129,19 @@ Deno.test("a statement asked to be prepared", async (t) => {
     };
     await t.step("PostgreSQL: kept once on its connection and reused", async () => {
       assert.equal(await kept(database.url), 1);
+    });
+    await t.step("PostgreSQL: a text without parameters is kept too", async () => {
+      // postgres.js sends such a text by the simple protocol, which prepares nothing: the
+      // no-terms list's page was planned again on every request.
+      const db = await openDb({ url: database.url, poolSize: 1 });
+      try {
+        for (let i = 0; i < 3; i++) {
+          assert.deepEqual(await db.query(BARE, [], { prepare: true }), [{ answer: 42 }]);
+        }
+        assert.equal(await keptLike(db, "%prepare-test bare%"), 1);
+      } finally {
+        await db.close();
+      }
     });
     await t.step(
       "PostgreSQL: texts past the bound run unprepared, with the same answers",
