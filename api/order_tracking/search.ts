@@ -465,6 +465,8 @@ function pageStatement(
 ): string {
   const point = from.point && { id: pointId ?? String(from.point.id), nulls: from.point.nulls };
   const walk = walkQuery(where, keys, skip + limit + 1, point);
+  // Row n of the walk is at position `from.position + n`: every SEEK_STRIDE-th one comes back.
+  const phase = from.position % SEEK_STRIDE;
   const nulls = keys.length
     ? keys.map((_, i) => `(w.k${i} is null)::int::text`).join(" || ")
     : "''";
@@ -472,9 +474,7 @@ function pageStatement(
                  w.m::int as "seekWalked"
             from (select w.*, row_number() over () as n, count(*) over () as m from (${walk}) w) w
             left join orders o on o.id = w.id and w.n > ${skip} and w.n <= ${skip + limit}
-           where w.n >= ${skip} or (w.n + ${
-    from.position % SEEK_STRIDE
-  }) % ${SEEK_STRIDE} = 0 or w.n = w.m
+           where w.n >= ${skip} or (w.n + ${phase}) % ${SEEK_STRIDE} = 0 or w.n = w.m
            order by w.n`;
 }
 
