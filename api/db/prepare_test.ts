@@ -29,22 +29,14 @@ async function keptOfMany(db: Db): Promise<number> {
     const sql = `select $1::int + ${i} as n /* prepare-test many */`;
     assert.deepEqual(await db.query(sql, [1], { prepare: true }), [{ n: 1 + i }]);
   }
-  const [{ n }] = await db.query<{ n: number }>(
-    "select count(*)::int as n from pg_prepared_statements where statement like $1",
-    ["%prepare-test many%"],
-  );
-  return n;
+  return await keptLike(db, "%prepare-test many%");
 }
 
 Deno.test("a statement asked to be prepared", async (t) => {
   const url = loadConfig().DATABASE_URL;
   if (!url) {
     const db = await openDb({ dataDir: "memory://" });
-    const keptTexts = async () =>
-      (await db.query<{ n: number }>(
-        "select count(*)::int as n from pg_prepared_statements where statement like $1",
-        ["%prepare-test%"],
-      ))[0].n;
+    const keptTexts = () => keptLike(db, "%prepare-test%");
     try {
       await t.step("PGlite: kept once and reused", async () => {
         for (const n of [1, 2, 3]) {
@@ -118,11 +110,7 @@ Deno.test("a statement asked to be prepared", async (t) => {
         for (const n of [1, 2, 3]) {
           assert.deepEqual(await db.query(LOOKUP, [n], { prepare: true }), [{ next: n + 1 }]);
         }
-        const rows = await db.query<{ statement: string }>(
-          "select statement from pg_prepared_statements where statement like $1",
-          ["%prepare-test%"],
-        );
-        return rows.length;
+        return await keptLike(db, "%prepare-test%");
       } finally {
         await db.close();
       }
