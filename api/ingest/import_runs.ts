@@ -398,16 +398,25 @@ const toRun = (row: RunRow): ImportRun => ({
   finishedAt: row.finishedAt === null ? null : new Date(row.finishedAt).toISOString(),
 });
 
-/** Runs of some feeds (null: all) and a source, newest first. */
+/**
+ * Runs of some feeds (null: all) and a source, newest first. One statement text for each shape of
+ * filter, each kept prepared: the runs list is read on every visit of the runs page, and a text
+ * whose filters hold "or $n is null" would need the values to be planned well.
+ */
 export async function listRuns(
   db: Db,
   filter: { feeds: string[] | null; sourceId?: number; limit?: number },
 ): Promise<ImportRun[]> {
+  const params: unknown[] = [filter.limit ?? 100];
+  const where: string[] = [];
+  if (filter.feeds) where.push(`r.feed = any($${params.push(filter.feeds)}::text[])`);
+  if (filter.sourceId !== undefined) where.push(`r.source_id = $${params.push(filter.sourceId)}`);
   const rows = await db.query<RunRow>(
     `select ${RUN_COLUMNS} from import_runs r left join import_files f on f.id = r.file_id
-      where ($1::text[] is null or r.feed = any($1::text[])) and ($2::int is null or r.source_id = $2)
-      order by r.created_at desc, r.id desc limit $3`,
-    [filter.feeds, filter.sourceId ?? null, filter.limit ?? 100],
+      ${where.length ? `where ${where.join(" and ")}` : ""}
+      order by r.created_at desc, r.id desc limit $1`,
+    params,
+    { prepare: filter.sourceId === undefined },
   );
   return rows.map(toRun);
 }
