@@ -400,8 +400,11 @@ const toRun = (row: RunRow): ImportRun => ({
 
 /**
  * Runs of some feeds (null: all) and a source, newest first. One statement text for each shape of
- * filter, each kept prepared: the runs list is read on every visit of the runs page, and a text
- * whose filters hold "or $n is null" would need the values to be planned well.
+ * filter (a text whose filters hold "or $n is null" needs the values to be planned well). The
+ * shapes without a source, read on every visit of the runs page, are kept prepared: PostgreSQL
+ * saves postgres.js's describe round trip, PGlite the parse and plan (2.6–4.0 against 4.4–4.5 ms
+ * for a user's feeds over 20,000 runs). A source's runs are not: one feed's generic plan walked
+ * the newest runs of every source (10.4 ms on PGlite, 1.2 ms planned for the source).
  */
 export async function listRuns(
   db: Db,
