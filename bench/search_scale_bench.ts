@@ -91,6 +91,11 @@ export const BATTERY: Case[] = [
     search: { SupplierNameParam: "Supplier 1", BrandNameParam: "Brand 1", AndOrParam: true },
   },
   {
+    // Numbers of one or two digits are the rare part of such terms (trigram_choice.ts).
+    name: 'short numbers: Supplier "Supplier 7" AND Brand "Brand 42"',
+    search: { SupplierNameParam: "Supplier 7", BrandNameParam: "Brand 42", AndOrParam: true },
+  },
+  {
     name: 'broad OR: Supplier "Supplier 1" OR Brand "Brand 2", Brand descending',
     search: {
       SupplierNameParam: "Supplier 1",

@@ -1,14 +1,18 @@
 import assert from "node:assert/strict";
 import { choosePieces, pieceCode, sampleColumn, trigramPieces } from "./trigram_choice.ts";
 
-Deno.test("trigramPieces: three ASCII letters or digits in a row, lower case, once each", () => {
+Deno.test("trigramPieces: three ASCII letters or digits in a row, and word starts after another character, lower case, once each", () => {
   const cases: [string, string[]][] = [
-    ["PO-00012", ["000", "001", "012"]],
+    ["PO-00012", ["-0", "-00", "000", "001", "012"]],
     ["1ZA7F3", ["1za", "za7", "a7f", "7f3"]],
     ["ab", []],
-    ["Ab-Cd e", []],
+    ["Ab-Cd e", ["-c", "-cd", " e"]],
+    ["Brand 42", ["bra", "ran", "and", " 4", " 42"]],
+    ["Store #12", ["sto", "tor", "ore", "#1", "#12"]],
+    // After a letter beyond ASCII the word goes on for pg_trgm: no word start there.
     ["Müller", ["lle", "ler"]],
     ["aaaa", ["aaa"]],
+    // A LIKE wildcard is no literal character before a word.
     ["100%_OFF", ["100", "off"]],
     ["", []],
   ];
@@ -21,12 +25,20 @@ Deno.test("sampleColumn: each piece lists the values containing it, once, in ord
   assert.deepEqual(sample.postings.get(pieceCode("abc")), [0, 3]);
   assert.deepEqual(sample.postings.get(pieceCode("xab")), [0]);
   assert.equal(sample.postings.get(pieceCode("b c")), undefined);
+  // Word starts, whatever the character before: a word starts with "ab" in values 0 (after the
+  // space) and 2 (at the value's start, which pg_trgm pads too); "zabcz" only with "za".
+  assert.deepEqual(sample.postings.get(pieceCode(" ab")), [0, 2]);
+  assert.deepEqual(sample.postings.get(pieceCode("#a")), [0, 2]);
+  assert.deepEqual(sample.postings.get(pieceCode(" za")), [3]);
 });
 
 // 2,000 PO numbers "PO-0000000".."PO-0001999" and customer names built from common syllables:
 // "po"/"000" are in (nearly) every value, "stovelwald" in a few.
 const pos = Array.from({ length: 2000 }, (_, i) => `PO-${String(i).padStart(7, "0")}`);
 const syllables = ["sto", "vel", "wald", "ka", "lo", "mi"];
+// 100 brands "Brand 0".."Brand 99" and 900 stores "Store #0".."Store #899", evenly spread.
+const brands = Array.from({ length: 2000 }, (_, i) => `Brand ${i % 100}`);
+const stores = Array.from({ length: 2000 }, (_, i) => `Store #${(i * 31) % 900}, Springfield`);
 const names = Array.from(
   { length: 2000 },
   (_, i) => `Ada ${syllables[i % 6]}${syllables[Math.floor(i / 6) % 6]}${syllables[(i * 7) % 6]}`,
@@ -39,9 +51,15 @@ Deno.test("choosePieces: the rare pieces that narrow the candidates, rarest firs
     // "012" is the rarest; "001" and "000" (every value) rule out too few to be worth reading
     ["a PO prefix", "PO-00012", poSample, ["012"]],
     ["a full PO number", "PO-0001234", poSample, ["234", "123"]],
-    ["no piece at all", "PO-1", poSample, []],
+    ["no piece at all", "PO", poSample, []],
+    // "1" starts a word after "-": no sampled PO number has a word starting with 1
+    ["a word start no sampled value has", "PO-1", poSample, ["-1"]],
     ["an empty sample", "PO-00012", sampleColumn([]), []],
     ["pieces no sampled value has", "zzz-qqq", poSample, ["zzz"]],
+    // The number is the rare part; "bra", "ran", "and" are in every brand (read alone, the
+    // index returned every order: 0.7 s at 1M orders).
+    ["a short number after a word", "Brand 42", sampleColumn(brands), [" 42"]],
+    ["a short number after a sign", "Store #12", sampleColumn(stores), ["#12"]],
   ];
   for (const [what, term, sample, expected] of cases) {
     assert.deepEqual(choosePieces(term, sample), expected, what);
