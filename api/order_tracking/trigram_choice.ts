@@ -32,8 +32,9 @@ const alnum = (text: string, i: number) => {
   return c < 128 ? ALNUM[c] : -1;
 };
 
-/** Codes of word-start pieces follow those of the 36³ three-character ones. */
+/** Codes of word-start pieces follow those of the 36³ three-character ones, then word ends. */
 const WORD_START = 36 * 36 * 36;
+const WORD_END = WORD_START + 36 + 36 * 36;
 
 /** LIKE's wildcards and escape: a piece holding one would not be read literally. */
 const LIKE_SPECIAL = new Set(["%", "_", "\\"]);
@@ -43,36 +44,37 @@ const LIKE_SPECIAL = new Set(["%", "_", "\\"]);
  * it starts and ends. The one definition of a piece, for the sampled values and for the terms:
  *
  * - three ASCII letters or digits in a row (a trigram inside a word);
- * - the first one or two letters or digits of a word, with the character before it. pg_trgm
- *   pads each word with spaces, so "Brand 42" has the trigrams "  4" and " 42", which the index
- *   reads for `ilike '% 42%'`: a number of one or two digits in a term ("Brand 42", "Store #12")
- *   is often its only rare part (measured at 1M orders: "Brand 42" matches 1 % of them, and its
- *   three-character pieces "bra", "ran", "and" all of them).
+ * - the first one or two letters or digits of a word, with the character before it, and the last
+ *   two with the character after it. pg_trgm pads each word with spaces, so "Brand 42" has the
+ *   trigrams "  4", " 42" and "42 ", which the index reads for `ilike '% 42%'` (the orders with a
+ *   word starting with "42") and `ilike '%42,%'` (ending with it): a number of one or two digits
+ *   in a term ("Brand 42", "Store #12") is often its only rare part (measured at 1M orders:
+ *   "Brand 42" matches 1 % of them, and its pieces "bra", "ran", "and" all of them).
  *
- * In a sampled value (`inValue`) a word at its start is a word start too. At the start of a
- * term the character before it is unknown, so a term's word-start pieces need one in the term,
- * and not a LIKE wildcard (the piece is read as `ilike '%piece%'`).
+ * A word's edge needs the character beyond it: in a sampled value (`inValue`) the value's start
+ * and end count too, but a term's edges do not (the value may go on there). That character must
+ * be ASCII (beyond it a letter may follow, which pg_trgm counts in the word) and, in a term, not
+ * a LIKE wildcard (the piece is read as `ilike '%piece%'`).
  */
 function eachPiece(
   text: string,
   visit: (code: number, start: number, end: number) => void,
   inValue = true,
 ): void {
+  const edge = (at: number) =>
+    at < 0 || at >= text.length
+      ? inValue
+      : text.charCodeAt(at) < 128 && (inValue || !LIKE_SPECIAL.has(text[at]));
   let a = -1, b = -1;
-  for (let i = 0; i < text.length; i++) {
-    const c = alnum(text, i);
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? alnum(text, i) : -1;
     if (a >= 0 && b >= 0 && c >= 0) visit((a * 36 + b) * 36 + c, i - 2, i + 1);
-    if (c >= 0 && b < 0) {
-      // A character beyond ASCII before it may be a letter, which pg_trgm counts in the word.
-      const startsWord = i === 0
-        ? inValue
-        : text.charCodeAt(i - 1) < 128 && (inValue || !LIKE_SPECIAL.has(text[i - 1]));
-      if (startsWord) {
-        visit(WORD_START + c, i - 1, i + 1);
-        const next = i + 1 < text.length ? alnum(text, i + 1) : -1;
-        if (next >= 0) visit(WORD_START + 36 + c * 36 + next, i - 1, i + 2);
-      }
+    if (c >= 0 && b < 0 && edge(i - 1)) {
+      visit(WORD_START + c, i - 1, i + 1);
+      const next = i + 1 < text.length ? alnum(text, i + 1) : -1;
+      if (next >= 0) visit(WORD_START + 36 + c * 36 + next, i - 1, i + 2);
     }
+    if (c < 0 && a >= 0 && b >= 0 && edge(i)) visit(WORD_END + a * 36 + b, i - 2, i + 1);
     a = b;
     b = c;
   }
@@ -80,13 +82,19 @@ function eachPiece(
 
 /**
  * A piece as a number, so that sampling thousands of values makes no strings: three letters or
- * digits, or a word's start (a character that is neither, then one or two that are).
+ * digits, a word's start (a character that is neither, then one or two that are) or its end (two
+ * that are, then one that is not).
  */
 export function pieceCode(piece: string): number {
   const first = alnum(piece, 0);
-  if (first >= 0) return (first * 36 + alnum(piece, 1)) * 36 + alnum(piece, 2);
-  const a = alnum(piece, 1);
-  return piece.length === 2 ? WORD_START + a : WORD_START + 36 + a * 36 + alnum(piece, 2);
+  if (first < 0) {
+    const a = alnum(piece, 1);
+    return piece.length === 2 ? WORD_START + a : WORD_START + 36 + a * 36 + alnum(piece, 2);
+  }
+  const last = alnum(piece, 2);
+  return last < 0
+    ? WORD_END + first * 36 + alnum(piece, 1)
+    : (first * 36 + alnum(piece, 1)) * 36 + last;
 }
 
 /** The term's distinct pieces (`eachPiece`), lower case, in the order they occur. */

@@ -1,14 +1,28 @@
 import assert from "node:assert/strict";
 import { choosePieces, pieceCode, sampleColumn, trigramPieces } from "./trigram_choice.ts";
 
-Deno.test("trigramPieces: three ASCII letters or digits in a row, and word starts after another character, lower case, once each", () => {
+Deno.test("trigramPieces: three ASCII letters or digits in a row, and a word's edges inside the term, lower case, once each", () => {
   const cases: [string, string[]][] = [
-    ["PO-00012", ["-0", "-00", "000", "001", "012"]],
+    ["PO-00012", ["po-", "-0", "-00", "000", "001", "012"]],
     ["1ZA7F3", ["1za", "za7", "a7f", "7f3"]],
     ["ab", []],
-    ["Ab-Cd e", ["-c", "-cd", " e"]],
-    ["Brand 42", ["bra", "ran", "and", " 4", " 42"]],
-    ["Store #12", ["sto", "tor", "ore", "#1", "#12"]],
+    ["Ab-Cd e", ["ab-", "-c", "-cd", "cd ", " e"]],
+    ["Brand 42", ["bra", "ran", "and", "nd ", " 4", " 42"]],
+    ["Store #12, Spring", [
+      "sto",
+      "tor",
+      "ore",
+      "re ",
+      "#1",
+      "#12",
+      "12,",
+      " s",
+      " sp",
+      "spr",
+      "pri",
+      "rin",
+      "ing",
+    ]],
     // After a letter beyond ASCII the word goes on for pg_trgm: no word start there.
     ["Müller", ["lle", "ler"]],
     ["aaaa", ["aaa"]],
@@ -30,6 +44,9 @@ Deno.test("sampleColumn: each piece lists the values containing it, once, in ord
   assert.deepEqual(sample.postings.get(pieceCode(" ab")), [0, 2]);
   assert.deepEqual(sample.postings.get(pieceCode("#a")), [0, 2]);
   assert.deepEqual(sample.postings.get(pieceCode(" za")), [3]);
+  // Word ends, the value's end included: "bc" ends a word in 0 (at its end) and 3 ("cz" too).
+  assert.deepEqual(sample.postings.get(pieceCode("bc,")), [0]);
+  assert.deepEqual(sample.postings.get(pieceCode("cz ")), [3]);
 });
 
 // 2,000 PO numbers "PO-0000000".."PO-0001999" and customer names built from common syllables:
@@ -60,6 +77,8 @@ Deno.test("choosePieces: the rare pieces that narrow the candidates, rarest firs
     // index returned every order: 0.7 s at 1M orders).
     ["a short number after a word", "Brand 42", sampleColumn(brands), [" 42"]],
     ["a short number after a sign", "Store #12", sampleColumn(stores), ["#12"]],
+    // "12" ends a word in 1 % of the stores (#12, #112, … #812)
+    ["a short number before a sign", "12, Springfield", sampleColumn(stores), ["12,"]],
   ];
   for (const [what, term, sample, expected] of cases) {
     assert.deepEqual(choosePieces(term, sample), expected, what);
