@@ -1,5 +1,6 @@
 /** The activity table: write one entry, read a filtered page, remove old entries. */
 import type { Db } from "../db/client.ts";
+import { conditions } from "../db/conditions.ts";
 import type {
   ActivityAction,
   ActivityChange,
@@ -68,37 +69,34 @@ export async function listActivity(
   db: Db,
   query: z.output<typeof activityQuery>,
 ): Promise<ActivityPage> {
-  const where: string[] = [];
-  const params: unknown[] = [];
-  const add = (sql: string, value: unknown) => {
-    params.push(value);
-    where.push(sql.replace("?", `$${params.length}`));
-  };
-  if (query.user) add("lower(username) = lower(?)", query.user);
-  if (query.action) add("action = ?", query.action);
-  if (query.entityType) add("entity_type = ?", query.entityType);
-  if (query.entityId) add("entity_id = ?", query.entityId);
-  if (query.from) add("at >= ?::timestamptz", new Date(query.from).toISOString());
+  const filter = conditions();
+  if (query.user) filter.add("lower(username) = lower(?)", query.user);
+  if (query.action) filter.add("action = ?", query.action);
+  if (query.entityType) filter.add("entity_type = ?", query.entityType);
+  if (query.entityId) filter.add("entity_id = ?", query.entityId);
+  if (query.from) filter.add("at >= ?::timestamptz", new Date(query.from).toISOString());
   if (query.to) {
     const inclusive = /^\d{4}-\d{2}-\d{2}$/.test(query.to);
-    add(inclusive ? "at < ?::timestamptz" : "at <= ?::timestamptz", upperBound(query.to));
+    filter.add(inclusive ? "at < ?::timestamptz" : "at <= ?::timestamptz", upperBound(query.to));
   }
-  const filter = where.length ? `where ${where.join(" and ")}` : "";
+  const where = filter.where();
   // Counting a year of entries exactly would cost more than the page itself: the count stops
   // at ACTIVITY_COUNT_CAP (the pager then says "more than").
   const [{ total }] = await db.query<{ total: number }>(
     `select count(*)::int as total
-       from (select 1 from activity ${filter} limit ${ACTIVITY_COUNT_CAP + 1}) counted`,
-    params,
+       from (select 1 from activity ${where} limit ${ACTIVITY_COUNT_CAP + 1}) counted`,
+    [...filter.params],
   );
   const rows = await db.query<Omit<ActivityEntry, "at"> & { at: Date | string }>(
     `select id::int as id, at, user_id as "userId", username, action,
        entity_type as "entityType", entity_id::float8 as "entityId",
        entity_name as "entityName", address, changes
-       from activity ${filter}
+       from activity ${where}
       order by at desc, id desc
-      limit $${params.length + 1} offset $${params.length + 2}`,
-    [...params, query.pageSize, (query.page - 1) * query.pageSize],
+      limit ${filter.param(query.pageSize)} offset ${
+      filter.param((query.page - 1) * query.pageSize)
+    }`,
+    filter.params,
   );
   return {
     entries: rows.map((row) => ({

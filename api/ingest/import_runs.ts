@@ -4,6 +4,7 @@
  * a crash at any point leaves the run queued (to be processed again) and never half-applied.
  */
 import type { Db } from "../db/client.ts";
+import { conditions } from "../db/conditions.ts";
 import type { Deps } from "../deps.ts";
 import { enqueueJob } from "../jobs/queue.ts";
 import { logError } from "../http/log_error.ts";
@@ -410,15 +411,14 @@ export async function listRuns(
   db: Db,
   filter: { feeds: string[] | null; sourceId?: number; limit?: number },
 ): Promise<ImportRun[]> {
-  const params: unknown[] = [filter.limit ?? 100];
-  const where: string[] = [];
-  if (filter.feeds) where.push(`r.feed = any($${params.push(filter.feeds)}::text[])`);
-  if (filter.sourceId !== undefined) where.push(`r.source_id = $${params.push(filter.sourceId)}`);
+  const where = conditions([filter.limit ?? 100]);
+  if (filter.feeds) where.add("r.feed = any(?::text[])", filter.feeds);
+  if (filter.sourceId !== undefined) where.add("r.source_id = ?", filter.sourceId);
   const rows = await db.query<RunRow>(
     `select ${RUN_COLUMNS} from import_runs r left join import_files f on f.id = r.file_id
-      ${where.length ? `where ${where.join(" and ")}` : ""}
+      ${where.where()}
       order by r.created_at desc, r.id desc limit $1`,
-    params,
+    where.params,
     { prepare: filter.sourceId === undefined },
   );
   return rows.map(toRun);

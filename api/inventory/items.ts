@@ -5,6 +5,7 @@
  * and reads its outcome.
  */
 import type { Db } from "../db/client.ts";
+import { conditions } from "../db/conditions.ts";
 import { notFound } from "../db/errors.ts";
 import {
   DAY_MS,
@@ -280,19 +281,13 @@ export async function listItems(
 ): Promise<ItemListPage> {
   const { source, last } = await sourceAndRun(db, sourceId);
   const q = (query.q ?? "").trim().toLowerCase();
-  const where = [`inventory_source_id = $1`];
-  const params: unknown[] = [sourceId];
-  if (q) {
-    // ilike with the wildcards escaped: the trigram index answers it (migration 0025).
-    params.push(`%${q.replace(/[\\%_]/g, (c) => "\\" + c)}%`);
-    where.push(`item_number ilike $${params.length}`);
-  }
-  if (query.inactive) where.push(`coalesce(delivered_status, status) = 'Inactive'`);
-  if (query.missing) where.push(`decided_by = 'missing'`);
-  if (query.changed) {
-    params.push(last?.runId ?? 0);
-    where.push(`changed_run_id = $${params.length}`);
-  }
+  const where = conditions();
+  where.add("inventory_source_id = ?", sourceId);
+  // ilike with the wildcards escaped: the trigram index answers it (migration 0025).
+  if (q) where.add("item_number ilike ?", `%${q.replace(/[\\%_]/g, (c) => "\\" + c)}%`);
+  if (query.inactive) where.addText(`coalesce(delivered_status, status) = 'Inactive'`);
+  if (query.missing) where.addText(`decided_by = 'missing'`);
+  if (query.changed) where.add("changed_run_id = ?", last?.runId ?? 0);
   const dir = query.dir === "desc" ? "desc" : "asc";
   // Nulls (no quantity, never changed) are the lowest: first ascending, last descending, as
   // the indexes hold them; the item number breaks ties.
@@ -304,13 +299,13 @@ export async function listItems(
   const offset = (query.page - 1) * pageSize;
   const [rows, [count]] = await Promise.all([
     db.query<ItemRow>(
-      `select ${ITEM_COLUMNS} from inventory_items where ${where.join(" and ")}
+      `select ${ITEM_COLUMNS} from inventory_items ${where.where()}
         order by ${order} limit ${pageSize} offset ${offset}`,
-      params,
+      where.params,
     ),
     db.query<{ n: number }>(
-      `select count(*)::int as n from inventory_items where ${where.join(" and ")}`,
-      params,
+      `select count(*)::int as n from inventory_items ${where.where()}`,
+      where.params,
     ),
   ]);
   return {

@@ -5,6 +5,7 @@
  * (migration 0027) or on the source, so its cost follows the answer, not the history.
  */
 import type { Db } from "../db/client.ts";
+import { conditions } from "../db/conditions.ts";
 import { runResultLine } from "../../shared/catalog/run_words.ts";
 import type {
   RowErrorGroup,
@@ -118,21 +119,16 @@ const toItem = (row: RunRow): RunListItem => ({
 
 async function listImportRuns(db: Db, feeds: string[], filter: RunFilter): Promise<RunListItem[]> {
   if (!feeds.length) return [];
-  const where = ["r.feed = any($1::text[])"];
-  const params: unknown[] = [feeds];
-  const add = (sql: string, value: unknown) => {
-    params.push(value);
-    where.push(sql.replace("?", `$${params.length}`));
-  };
-  if (filter.sourceId) add("r.source_id = ?", filter.sourceId);
-  if (filter.from) add("r.created_at >= ?::timestamptz", new Date(filter.from).toISOString());
-  if (filter.to) add("r.created_at < ?::timestamptz", upperBound(filter.to));
-  if (filter.state) where.push(RUN_STATE_WHERE[filter.state]);
-  params.push(filter.limit);
+  const where = conditions();
+  where.add("r.feed = any(?::text[])", feeds);
+  if (filter.sourceId) where.add("r.source_id = ?", filter.sourceId);
+  if (filter.from) where.add("r.created_at >= ?::timestamptz", new Date(filter.from).toISOString());
+  if (filter.to) where.add("r.created_at < ?::timestamptz", upperBound(filter.to));
+  if (filter.state) where.addText(RUN_STATE_WHERE[filter.state]);
   const rows = await db.query<RunRow>(
-    `select ${RUN_COLUMNS} from import_runs r where ${where.join(" and ")}
-      order by r.created_at desc, r.id desc limit $${params.length}`,
-    params,
+    `select ${RUN_COLUMNS} from import_runs r ${where.where()}
+      order by r.created_at desc, r.id desc limit ${where.param(filter.limit)}`,
+    where.params,
   );
   return rows.map(toItem);
 }
@@ -160,16 +156,12 @@ function sendResult(row: SendRow): string {
 async function listSends(db: Db, filter: RunFilter): Promise<RunListItem[]> {
   const stateWhere = filter.state ? SEND_STATE_WHERE[filter.state] : "true";
   if (stateWhere === null) return [];
-  const where = [stateWhere];
-  const params: unknown[] = [];
-  const add = (sql: string, value: unknown) => {
-    params.push(value);
-    where.push(sql.replace("?", `$${params.length}`));
-  };
-  if (filter.sourceId) add("s.vendor_source_id = ?", filter.sourceId);
-  if (filter.from) add("s.created_at >= ?::timestamptz", new Date(filter.from).toISOString());
-  if (filter.to) add("s.created_at < ?::timestamptz", upperBound(filter.to));
-  params.push(filter.limit);
+  const where = conditions();
+  where.addText(stateWhere);
+  if (filter.sourceId) where.add("s.vendor_source_id = ?", filter.sourceId);
+  if (filter.from) where.add("s.created_at >= ?::timestamptz", new Date(filter.from).toISOString());
+  if (filter.to) where.add("s.created_at < ?::timestamptz", upperBound(filter.to));
+  const limit = where.param(filter.limit);
   const rows = await db.query<SendRow>(
     `select s.id, s.vendor_source_id as "sourceId", v.vendor_name_from_file as "sourceName",
        ${SEND_STATE} as state, s.row_count as "rowCount", s.to_addresses as "toAddresses",
@@ -177,9 +169,9 @@ async function listSends(db: Db, filter: RunFilter): Promise<RunListItem[]> {
        (select f.file_name from submission_files f where f.submission_id = s.id
          order by f.position limit 1) as "fileName"
        from submissions s left join vendor_sources v on v.id = s.vendor_source_id
-      where ${where.join(" and ")}
-      order by s.created_at desc, s.id desc limit $${params.length}`,
-    params,
+      ${where.where()}
+      order by s.created_at desc, s.id desc limit ${limit}`,
+    where.params,
   );
   return rows.map((row) => ({
     id: row.id,
