@@ -111,5 +111,17 @@ async function takeSample(db: Db): Promise<{ sample: SearchSample; whole: boolea
   const sample = Object.fromEntries(
     SEARCHED_COLUMNS.map((column) => [column, sampleColumn(rows.map((row) => row[column]))]),
   ) as SearchSample;
+  ordersOf.set(sample, Math.round((rows.length * 100) / percent));
   return { sample, whole: percent === 100 };
+}
+
+/** Each sample's estimate of the live orders: the rows it read over the share of pages read. */
+const ordersOf = new WeakMap<SearchSample, number>();
+
+/**
+ * About how many live orders there were when `sample` was taken (undefined for a sample not
+ * taken from a table, as tests build them). An estimate: the sample reads a share of the pages.
+ */
+export function sampledOrders(sample: SearchSample): number | undefined {
+  return ordersOf.get(sample);
 }

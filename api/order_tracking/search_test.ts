@@ -9,7 +9,15 @@ import type { Db } from "../db/client.ts";
 import type { OrderListRequest } from "../../shared/contract/order_tracking.ts";
 import { openTestDb } from "../../tests/support/db.ts";
 import { insertOrderSource } from "../../tests/support/order_tracking.ts";
-import { sampleShare, searchOrders, searchWhere, sortClause } from "./search.ts";
+import {
+  gathersDeep,
+  sampleShare,
+  searchOrders,
+  searchPlan,
+  searchWhere,
+  sortClause,
+} from "./search.ts";
+import { forgetSeekPoints } from "./page_seek.ts";
 import { sampleColumn } from "./trigram_choice.ts";
 import { currentSearchSample, refreshSearchSample } from "./search_sample.ts";
 
@@ -185,6 +193,64 @@ Deno.test("order search: sampled trigram choice finds exactly what plain ilike f
         }),
         { numRuns: 150 },
       );
+    });
+
+    // A broad search's deep page with no seek point before it is read through the trigram
+    // indexes when its matches are few against the orders the walk would read.
+    await t.step("a deep page gathered instead of walked is the plain search's page", async () => {
+      const searches: [string, Partial<OrderListRequest>][] = [
+        ['Ship To "Store #12" (1 %)', { ShipToNameParam: "Store #12" }],
+        ['Supplier "Supplier 3" (5 %)', { SupplierNameParam: "Supplier 3" }],
+        ['"Brand-3" AND "Supplier 3"', {
+          BrandNameParam: "Brand-3",
+          SupplierNameParam: "Supplier 3",
+          AndOrParam: true,
+        }],
+      ];
+      const sorts: Record<string, boolean>[] = [
+        {},
+        { customerName: true },
+        { brandName: false },
+        { qty: false },
+      ];
+      const gathered = new Map<string, number>();
+      let cases = 0;
+      for (const [what, terms] of searches) {
+        for (const SortParams of sorts) {
+          for (const [PageIndex, PageSize] of [[2, 10], [4, 10], [3, 25], [30, 10]]) {
+            const request = { PageIndex, PageSize, AndOrParam: false, SortParams, ...terms };
+            const label = `${what}, ${
+              JSON.stringify(SortParams)
+            }, page ${PageIndex} of ${PageSize}`;
+            forgetSeekPoints();
+            cases++;
+            if (gathersDeep(searchPlan(request, sample), 0)) {
+              gathered.set(what, (gathered.get(what) ?? 0) + 1);
+            }
+            const where = searchWhere(request);
+            const expected = await db.query<{ id: number }>(
+              `select o.id from orders o where ${where.sql} order by ${
+                sortClause(SortParams)
+              } limit ${PageSize} offset ${(PageIndex - 1) * PageSize}`,
+              where.params,
+            );
+            const [{ n }] = await db.query<{ n: number }>(
+              `select count(*)::int as n from orders o where ${where.sql}`,
+              where.params,
+            );
+            const answer = await searchOrders(db, request, sample);
+            assert.deepEqual(answer.orders.map((o) => o.id), expected.map((r) => r.id), label);
+            if (answer.countCapped) assert.ok(answer.totalRecordCount < n, label);
+            else assert.equal(answer.totalRecordCount, n, label);
+          }
+        }
+      }
+      // Both ways are compared: the 1 % search gathers every deep page of every sort; the 5 %
+      // ones gather page 30 (about 5,800 orders walked against 150 matches) and walk the rest.
+      const total = [...gathered.values()].reduce((a, b) => a + b, 0);
+      assert.equal(gathered.get(searches[0][0]), sorts.length * 4);
+      for (const [what] of searches) assert.ok(gathered.get(what), `${what} never gathered`);
+      assert.ok(total < cases, `${total} of ${cases} gathered`);
     });
   } finally {
     await close();
