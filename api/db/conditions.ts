@@ -1,7 +1,8 @@
 /**
  * A where clause built from optional filters: each condition's `?` becomes the next numbered
  * parameter, so the texts and their values never get out of step. One idiom for every list
- * filtered by what the request gave (the activity log, the runs, the imports).
+ * filtered by what the request gave (the activity log, the runs, the imports, the inventory
+ * items).
  */
 
 /** Conditions and their parameters, numbered in the order they are added. */

@@ -297,14 +297,15 @@ export async function listItems(
   } ${dir} nulls ${nulls}, item_number ${dir}`;
   const pageSize = query.pageSize;
   const offset = (query.page - 1) * pageSize;
+  const filter = where.where();
   const [rows, [count]] = await Promise.all([
     db.query<ItemRow>(
-      `select ${ITEM_COLUMNS} from inventory_items ${where.where()}
+      `select ${ITEM_COLUMNS} from inventory_items ${filter}
         order by ${order} limit ${pageSize} offset ${offset}`,
       where.params,
     ),
     db.query<{ n: number }>(
-      `select count(*)::int as n from inventory_items ${where.where()}`,
+      `select count(*)::int as n from inventory_items ${filter}`,
       where.params,
     ),
   ]);
