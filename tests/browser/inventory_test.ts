@@ -309,7 +309,7 @@ Deno.test("inventory source pages", async (t) => {
       await page.getByLabel("Generated Item Status Column", { exact: true }).fill("Status");
       await page.getByLabel("Generated Item Status Date Column").fill("Date");
       const request = page.waitForRequest((r) => r.url().endsWith("/inventory/save"));
-      const savedShown = await timeButtonText(page, "Saved!");
+      const savedShown = await timeButtonText(page, "Saved!", 3000);
       await page.getByRole("button", { name: "Save" }).click();
       const sent = JSON.parse((await request).postData() ?? "{}");
       assert.equal(sent.id, 0);

@@ -103,7 +103,7 @@ Deno.test("admin dashboard and user management", async (t) => {
         await held;
         await route.continue();
       });
-      const savedShown = await timeButtonText(page, "Saved!");
+      const savedShown = await timeButtonText(page, "Saved!", 2000);
       await saveButton(page).click();
       await page.getByRole("button", { name: "Saving..." }).waitFor();
       assert.equal(await page.getByRole("button", { name: "Saving..." }).isDisabled(), true);
