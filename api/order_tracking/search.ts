@@ -508,8 +508,8 @@ export interface SearchPlan {
   gather: string | null;
   /**
    * For a broad search's page past the first: its matches gathered through the trigram indexes
-   * (`gather`'s form, at most `DEEP_GATHER_MAX` + 1), with the matches the sample expects. Read
-   * instead of the walk when the walk from the nearest seek point would cost more
+   * (at most `DEEP_GATHER_MAX` + 1, `deepGatherStatement`), with the matches the sample expects.
+   * Read instead of the walk when the walk from the nearest seek point would cost more
    * (`gathersDeep`). Null otherwise.
    */
   deepGather: {
@@ -561,8 +561,7 @@ export function searchPlan(request: OrderListRequest, sample: SearchSample | nul
       // Built only when chosen: most deep pages are read from a seek point.
       statement() {
         const trigrams = searchWhere(request, sample);
-        const limit = `limit ${DEEP_GATHER_MAX + 1}`;
-        const sql = gatherStatement(trigrams.sql, keys, limit, request.PageSize, offset);
+        const sql = deepGatherStatement(trigrams.sql, keys, request.PageSize, offset);
         return { sql, params: trigrams.params };
       },
     }
@@ -591,6 +590,34 @@ function gatherStatement(
     union all
     (select id, null from m order by ${orderBy(keys, { named: true })}
       limit ${pageSize} offset ${offset})`;
+}
+
+/**
+ * A broad search's deep page gathered (`SearchPlan.deepGather`): its matches (at most
+ * `DEEP_GATHER_MAX` + 1) with their sort keys, materialized once; one row
+ * `{ id: null, total }`, then the sorted matches up to the page's end that are on the page
+ * (`n` past `offset`) or are seek points (every `SEEK_STRIDE`-th, the one just before the page
+ * and its last), with their row number `n` and which sort keys are empty (`nulls`, as
+ * `pageStatement`'s `seekNulls`). So a second jump to the page, or to any page before it, is a
+ * seek, as after a walk.
+ */
+function deepGatherStatement(
+  where: string,
+  keys: SortKey[],
+  pageSize: number,
+  offset: number,
+): string {
+  const nulls = keys.length ? keys.map((_, i) => `(k${i} is null)::int::text`).join(" || ") : "''";
+  return `
+    with m as materialized (select ${keyColumns(keys)} from orders o where ${where}
+                             limit ${DEEP_GATHER_MAX + 1})
+    select null::bigint as id, count(*)::int as total, null::int as n, null::text as nulls from m
+    union all
+    select id, null, n::int, ${nulls}
+      from (select s.*, row_number() over () as n
+              from (select * from m order by ${orderBy(keys, { named: true })}
+                     limit ${offset + pageSize}) s) s
+     where n >= ${offset} or n % ${SEEK_STRIDE} = 0`;
 }
 
 /**
@@ -648,19 +675,60 @@ async function gatherPage(
   db: Db,
   plan: SearchPlan,
   signal?: AbortSignal,
-  { sql, params, most } = { sql: plan.gather!, params: plan.params, most: plan.bound },
 ): Promise<{ rows: OrderRow[] | null; count: number }> {
-  const found = await db.query<{ id: number | null; total: number | null }>(sql, params, {
-    signal,
-  });
+  const found = await db.query<{ id: number | null; total: number | null }>(
+    plan.gather!,
+    plan.params,
+    { signal },
+  );
   const total = found.find((row) => row.id === null)?.total ?? 0;
-  if (!plan.rare && total > most) return { rows: null, count: total };
+  if (!plan.rare && total > plan.bound) return { rows: null, count: total };
   const ids = found.flatMap((row) => row.id === null ? [] : [row.id]);
+  return { rows: await ordersByIds(db, plan, ids, signal), count: total };
+}
+
+/** The orders of `ids`, whole, in the page's order. */
+async function ordersByIds(
+  db: Db,
+  plan: SearchPlan,
+  ids: number[],
+  signal?: AbortSignal,
+): Promise<OrderRow[]> {
   // One text per sort (a bounded set), its plan the same for any ids: kept prepared.
-  const rows = ids.length
+  return ids.length
     ? await db.query<OrderRow>(plan.byIds, [idsText(ids)], { signal, prepare: true })
     : [];
-  return { rows, count: total };
+}
+
+/**
+ * A broad search's deep page gathered (`deepGatherStatement`), remembering its seek points as a
+ * walk does; null when there were more matches than it gathers (the page is walked instead).
+ */
+async function deepGatherPage(
+  db: Db,
+  plan: SearchPlan,
+  pageSize: number,
+  signal?: AbortSignal,
+): Promise<{ rows: OrderRow[]; count: number } | null> {
+  const seen = seekGeneration();
+  const { sql, params } = plan.deepGather!.statement();
+  type Found = { id: number | null; total: number | null; n: number; nulls: string };
+  const found = await db.query<Found>(sql, params, { signal });
+  const total = found.find((row) => row.id === null)?.total ?? 0;
+  if (total > DEEP_GATHER_MAX) return null;
+  const end = plan.offset + pageSize;
+  const points: [number, SeekPoint][] = [];
+  const page: { id: number; n: number }[] = [];
+  for (const { id, n, nulls } of found) {
+    if (id === null) continue;
+    if (n % SEEK_STRIDE === 0 || n === plan.offset || n === end) {
+      points.push([n, { id: Number(id), nulls: [...nulls].map((c) => c === "1") }]);
+    }
+    if (n > plan.offset) page.push({ id: Number(id), n });
+  }
+  rememberPoints(db, plan.seek, points, seen);
+  const ids = page.sort((a, b) => a.n - b.n).map((row) => row.id);
+  return { rows: await ordersByIds(db, plan, ids, signal), count: total };
 }
 
 /**
@@ -678,10 +746,14 @@ async function readPage(
   // Another process's write forgets the points it moved before they are used.
   await noticeListWrites(db);
   if (plan.deepGather && gathersDeep(plan, nearestPoint(db, plan.seek, plan.offset).position)) {
-    const { sql, params } = plan.deepGather.statement();
-    const gathered = await gatherPage(db, plan, signal, { sql, params, most: DEEP_GATHER_MAX });
+    const gathered = await deepGatherPage(db, plan, request.PageSize, signal);
     // More matches than the sample promised: walked after all.
-    if (gathered.rows) return { rows: gathered.rows, count: gathered.count };
+    if (gathered) {
+      if (plan.offset >= REWALK_FROM) {
+        noteDeepVisit(db, plan.seek, plan.offset, () => deepGatherPage(db, plan, request.PageSize));
+      }
+      return gathered;
+    }
   }
   const seen = seekGeneration();
   const count = () => countOrders(db, plan, plan.bound + 1, signal);

@@ -17,7 +17,7 @@ import {
   searchWhere,
   sortClause,
 } from "./search.ts";
-import { forgetSeekPoints } from "./page_seek.ts";
+import { forgetSeekPoints, nearestPoint } from "./page_seek.ts";
 import { sampleColumn } from "./trigram_choice.ts";
 import { currentSearchSample, refreshSearchSample } from "./search_sample.ts";
 
@@ -215,42 +215,67 @@ Deno.test("order search: sampled trigram choice finds exactly what plain ilike f
       ];
       const gathered = new Map<string, number>();
       let cases = 0;
+      let pointsLeft = 0;
+      let strideSeeks = 0;
       for (const [what, terms] of searches) {
         for (const SortParams of sorts) {
-          for (const [PageIndex, PageSize] of [[2, 10], [4, 10], [3, 25], [30, 10]]) {
+          for (const [PageIndex, PageSize] of [[2, 10], [4, 10], [3, 25], [8, 15], [30, 10]]) {
             const request = { PageIndex, PageSize, AndOrParam: false, SortParams, ...terms };
             const label = `${what}, ${
               JSON.stringify(SortParams)
             }, page ${PageIndex} of ${PageSize}`;
             forgetSeekPoints();
             cases++;
-            if (gathersDeep(searchPlan(request, sample), 0)) {
-              gathered.set(what, (gathered.get(what) ?? 0) + 1);
-            }
+            const plan = searchPlan(request, sample);
+            const gathers = gathersDeep(plan, 0);
+            if (gathers) gathered.set(what, (gathered.get(what) ?? 0) + 1);
             const where = searchWhere(request);
-            const expected = await db.query<{ id: number }>(
-              `select o.id from orders o where ${where.sql} order by ${
-                sortClause(SortParams)
-              } limit ${PageSize} offset ${(PageIndex - 1) * PageSize}`,
-              where.params,
-            );
+            const plainPage = (size: number, offset: number) =>
+              db.query<{ id: number }>(
+                `select o.id from orders o where ${where.sql} order by ${
+                  sortClause(SortParams)
+                } limit ${size} offset ${offset}`,
+                where.params,
+              ).then((rows) => rows.map((r) => r.id));
+            const expected = await plainPage(PageSize, plan.offset);
             const [{ n }] = await db.query<{ n: number }>(
               `select count(*)::int as n from orders o where ${where.sql}`,
               where.params,
             );
             const answer = await searchOrders(db, request, sample);
-            assert.deepEqual(answer.orders.map((o) => o.id), expected.map((r) => r.id), label);
+            assert.deepEqual(answer.orders.map((o) => o.id), expected, label);
             if (answer.countCapped) assert.ok(answer.totalRecordCount < n, label);
             else assert.equal(answer.totalRecordCount, n, label);
+            if (!gathers || n < plan.offset) continue;
+            pointsLeft++;
+            // The gathering left seek points as a walk does: the page again, and a page of 50
+            // starting at a 50th match before it, are read from a point, with the same rows.
+            assert.equal(nearestPoint(db, plan.seek, plan.offset).position, plan.offset, label);
+            assert.equal(gathersDeep(plan, plan.offset), false, label);
+            const again = await searchOrders(db, request, sample);
+            assert.deepEqual(again.orders.map((o) => o.id), expected, `${label}, again`);
+            const stride = Math.floor(plan.offset / 50) * 50;
+            if (stride === 0 || stride === plan.offset) continue;
+            const before = { ...request, PageSize: 50, PageIndex: stride / 50 + 1 };
+            assert.equal(nearestPoint(db, plan.seek, stride).position, stride, label);
+            strideSeeks++;
+            const earlier = await searchOrders(db, before, sample);
+            assert.deepEqual(
+              earlier.orders.map((o) => o.id),
+              await plainPage(50, stride),
+              `${label}, the page of 50 from ${stride}`,
+            );
           }
         }
       }
       // Both ways are compared: the 1 % search gathers every deep page of every sort; the 5 %
-      // ones gather page 30 (about 5,800 orders walked against 150 matches) and walk the rest.
+      // ones gather pages 8 of 15 and 30 of 10 (about 2,100 and 5,800 orders walked against 150
+      // matches) and walk the rest.
       const total = [...gathered.values()].reduce((a, b) => a + b, 0);
-      assert.equal(gathered.get(searches[0][0]), sorts.length * 4);
+      assert.equal(gathered.get(searches[0][0]), sorts.length * 5);
       for (const [what] of searches) assert.ok(gathered.get(what), `${what} never gathered`);
       assert.ok(total < cases, `${total} of ${cases} gathered`);
+      assert.ok(pointsLeft > 10 && strideSeeks > 0, `${pointsLeft}, ${strideSeeks} seeks checked`);
     });
   } finally {
     await close();
