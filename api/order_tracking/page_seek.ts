@@ -18,7 +18,9 @@
  * With the points, a search keeps what its last count found when that count passed its bound
  * (`rememberAbove`, `knownAbove`): "more than 10,000" holds until a write may have removed
  * matches, so a broad search's first page (no terms, one letter) is not counted again each time
- * (the counts were about half of PostgreSQL's work under load; docs/benchmarks.md).
+ * (the counts were about half of PostgreSQL's work under load; docs/benchmarks.md). Likewise it
+ * keeps where its matches end when a read found it (`rememberEnd`, `knownEnd`), so a page past
+ * the last one is answered without reading again.
  *
  * @module
  */
@@ -47,6 +49,8 @@ interface Points {
   notes: number | null;
   /** The search matched more than this many orders when last counted (0: not known). */
   above: number;
+  /** How many orders the search matches, when a read found where they end (null: not known). */
+  end: number | null;
 }
 
 /** How a search is told apart, and whether its order reads the notes. */
@@ -129,6 +133,27 @@ export function rememberAbove(
   if (entry) entry.above = Math.max(entry.above, bound);
 }
 
+/**
+ * Remembers that a search, read as the data was at `seen`, matches exactly `end` orders (nothing
+ * when a write that may change that came since): a page past them is then answered without a
+ * read.
+ */
+export function rememberEnd(
+  db: object,
+  search: SeekSearch,
+  end: number,
+  seen: SeekGeneration,
+  now = Date.now(),
+): void {
+  const entry = entryToWrite(db, search, seen, now);
+  if (entry) entry.end = end;
+}
+
+/** How many orders the search is known to match exactly (null when not known). */
+export function knownEnd(db: object, search: SeekSearch, now = Date.now()): number | null {
+  return pointsOf(db, search.key, now)?.end ?? null;
+}
+
 /** How many orders the search is known to match more than (0 when not known). */
 export function knownAbove(db: object, search: SeekSearch, now = Date.now()): number {
   return pointsOf(db, search.key, now)?.above ?? 0;
@@ -148,7 +173,7 @@ function entryToWrite(
   let entry = pointsOf(db, search.key, now);
   if (!entry) {
     const notes = search.readsNotes ? notesChanges : null;
-    map.set(search.key, entry = { born: now, points: new Map(), notes, above: 0 });
+    map.set(search.key, entry = { born: now, points: new Map(), notes, above: 0, end: null });
   }
   while (map.size > MAX_SEARCHES) map.delete(map.keys().next().value!);
   return entry;

@@ -7,9 +7,11 @@ import assert from "node:assert/strict";
 import {
   forgetSeekPoints,
   knownAbove,
+  knownEnd,
   nearestPoint,
   noteDeepVisit,
   rememberAbove,
+  rememberEnd,
   rememberPoints,
   seekGeneration,
   type SeekSearch,
@@ -64,25 +66,29 @@ Deno.test("seek points: a page read before a write is not remembered after it", 
   }
 });
 
-Deno.test("a count past the bound is kept and forgotten as the points are", () => {
+Deno.test("a count past the bound and an exact end are kept and forgotten as the points are", () => {
   const db = {};
-  const cases: [string, SeekSearch, () => void, number][] = [
-    ["no write", byName, () => {}, 10_000],
-    ["a note, sorted by name", byName, () => forgetSeekPoints("notes"), 10_000],
-    ["a note, sorted by notes", byNotes, () => forgetSeekPoints("notes"), 0],
-    ["an import or a delete", byName, () => forgetSeekPoints(), 0],
+  const cases: [string, SeekSearch, () => void, boolean][] = [
+    ["no write", byName, () => {}, true],
+    ["a note, sorted by name", byName, () => forgetSeekPoints("notes"), true],
+    ["a note, sorted by notes", byNotes, () => forgetSeekPoints("notes"), false],
+    ["an import or a delete", byName, () => forgetSeekPoints(), false],
   ];
-  for (const [label, search, write, expected] of cases) {
+  for (const [label, search, write, kept] of cases) {
     forgetSeekPoints();
     rememberAbove(db, search, 10_000, seekGeneration());
+    rememberEnd(db, search, 6_000, seekGeneration());
     write();
-    assert.equal(knownAbove(db, search), expected, label);
+    assert.equal(knownAbove(db, search), kept ? 10_000 : 0, label);
+    assert.equal(knownEnd(db, search), kept ? 6_000 : null, label);
   }
   // Counted before an import that committed meanwhile: not kept.
   const seen = seekGeneration();
   forgetSeekPoints();
   rememberAbove(db, byName, 10_000, seen);
+  rememberEnd(db, byName, 6_000, seen);
   assert.equal(knownAbove(db, byName), 0);
+  assert.equal(knownEnd(db, byName), null);
 });
 
 Deno.test("after an import or a delete, the deepest page of each search read lately is walked again", async () => {

@@ -29,9 +29,11 @@ import { choosePieces } from "./trigram_choice.ts";
 import { noticeListWrites } from "./list_versions.ts";
 import {
   knownAbove,
+  knownEnd,
   nearestPoint,
   noteDeepVisit,
   rememberAbove,
+  rememberEnd,
   rememberPoints,
   REWALK_FROM,
   SEEK_STRIDE,
@@ -727,6 +729,7 @@ async function deepGatherPage(
     if (n > plan.offset) page.push({ id: Number(id), n });
   }
   rememberPoints(db, plan.seek, points, seen);
+  rememberEnd(db, plan.seek, total, seen);
   const ids = page.sort((a, b) => a.n - b.n).map((row) => row.id);
   return { rows: await ordersByIds(db, plan, ids, signal), count: total };
 }
@@ -745,6 +748,10 @@ async function readPage(
 ): Promise<{ rows: OrderRow[]; count: number }> {
   // Another process's write forgets the points it moved before they are used.
   await noticeListWrites(db);
+  // A page past the matches' end, where a read found it: nothing to read. (Walked from the
+  // last match, it reads the orders after it; gathered, every match again.)
+  const total = knownEnd(db, plan.seek);
+  if (total !== null && plan.offset >= total) return { rows: [], count: total };
   if (plan.deepGather && gathersDeep(plan, nearestPoint(db, plan.seek, plan.offset).position)) {
     const gathered = await deepGatherPage(db, plan, request.PageSize, signal);
     // More matches than the sample promised: walked after all.
@@ -847,6 +854,7 @@ async function seekPage(
   const walked = found[0]?.seekWalked ?? 0;
   // Fewer rows than asked for: the matches end `walked` rows after the point.
   const end = walked < skip + limit + 1 ? from.position + walked : null;
+  if (end !== null) rememberEnd(db, plan.seek, end, seen);
   return { rows, end };
 }
 
