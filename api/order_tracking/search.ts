@@ -484,15 +484,28 @@ function pageStatement(
   const walk = walkQuery(where, keys, skip + limit + 1, point);
   // Row n of the walk is at position `from.position + n`: every SEEK_STRIDE-th one comes back.
   const phase = from.position % SEEK_STRIDE;
-  const nulls = keys.length
-    ? keys.map((_, i) => `(w.k${i} is null)::int::text`).join(" || ")
-    : "''";
+  const nulls = emptyKeyFlags(keys, "w.");
   return `select ${ORDER_COLUMNS}, w.id as "seekId", w.n::int as "seekRow", ${nulls} as "seekNulls",
                  w.m::int as "seekWalked"
             from (select w.*, row_number() over () as n, count(*) over () as m from (${walk}) w) w
             left join orders o on o.id = w.id and w.n > ${skip} and w.n <= ${skip + limit}
            where w.n >= ${skip} or (w.n + ${phase}) % ${SEEK_STRIDE} = 0 or w.n = w.m
            order by w.n`;
+}
+
+/**
+ * Which sort keys of a row are empty, as SQL: one "0" or "1" per key (`k0`, `k1`, … of `keyColumns`,
+ * after `prefix`), read back by `seekPoint`.
+ */
+function emptyKeyFlags(keys: SortKey[], prefix = ""): string {
+  return keys.length
+    ? keys.map((_, i) => `(${prefix}k${i} is null)::int::text`).join(" || ")
+    : "''";
+}
+
+/** The seek point of a row read with its id and `emptyKeyFlags`. */
+function seekPoint(id: number, flags: string): SeekPoint {
+  return { id: Number(id), nulls: [...flags].map((c) => c === "1") };
 }
 
 /** The statements of a search (see `searchOrders`). */
@@ -609,7 +622,7 @@ function deepGatherStatement(
   pageSize: number,
   offset: number,
 ): string {
-  const nulls = keys.length ? keys.map((_, i) => `(k${i} is null)::int::text`).join(" || ") : "''";
+  const nulls = emptyKeyFlags(keys);
   return `
     with m as materialized (select ${keyColumns(keys)} from orders o where ${where}
                              limit ${DEEP_GATHER_MAX + 1})
@@ -720,17 +733,17 @@ async function deepGatherPage(
   if (total > DEEP_GATHER_MAX) return null;
   const end = plan.offset + pageSize;
   const points: [number, SeekPoint][] = [];
-  const page: { id: number; n: number }[] = [];
+  // In any order: `byIds` sorts the page.
+  const ids: number[] = [];
   for (const { id, n, nulls } of found) {
     if (id === null) continue;
     if (n % SEEK_STRIDE === 0 || n === plan.offset || n === end) {
-      points.push([n, { id: Number(id), nulls: [...nulls].map((c) => c === "1") }]);
+      points.push([n, seekPoint(id, nulls)]);
     }
-    if (n > plan.offset) page.push({ id: Number(id), n });
+    if (n > plan.offset) ids.push(id);
   }
   rememberPoints(db, plan.seek, points, seen);
   rememberEnd(db, plan.seek, total, seen);
-  const ids = page.sort((a, b) => a.n - b.n).map((row) => row.id);
   return { rows: await ordersByIds(db, plan, ids, signal), count: total };
 }
 
@@ -846,7 +859,7 @@ async function seekPage(
     const { seekId, seekRow, seekNulls } = row;
     const position = from.position + seekRow;
     if (position % SEEK_STRIDE === 0 || seekRow === skip || seekRow === skip + limit) {
-      points.push([position, { id: Number(seekId), nulls: [...seekNulls].map((c) => c === "1") }]);
+      points.push([position, seekPoint(seekId, seekNulls)]);
     }
     if (seekRow > skip && seekRow <= skip + limit) rows.push(row);
   }
