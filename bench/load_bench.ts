@@ -450,8 +450,15 @@ async function capacityLines(
   const second = wrk && db ? await startApp(prepared.database, { RUN_JOBS: "false" }) : null;
   const pair = second ? new Rounds() : null;
   const pairRuns: WrkRun[] = [];
+  // The second process's first seconds under this load, not counted: its code is not compiled
+  // yet (the first process's was, by the staff levels before), and its first requests waited
+  // up to 2.5 s (docs/operations.md, "A process that has just started").
+  let coldStart: WrkRun | null = null;
   try {
     if (db) await directCapacity(db, 5);
+    if (second) {
+      coldStart = await wrkCapacity(second.url, staff.slice(staff.length / 2), { s: 0 }, 5);
+    }
     for (let round = 0; round < CAPACITY_ROUNDS; round++) {
       await app.measure([server.pid], () => capacity(staff, figures));
       if (db) await direct.measure([Deno.pid], () => directCapacity(db));
@@ -541,6 +548,16 @@ async function capacityLines(
       ),
     );
   }
+  if (coldStart) {
+    lines.push(
+      "",
+      `Before those rounds the second process, just started, was sent ${
+        CAPACITY_CONNECTIONS / 2
+      } connections for 5 s alone, not counted: ${coldStart.rate.toFixed(0)} req/s, ${
+        wrkFailures([coldStart])
+      }, p50 ${fmt(coldStart.p50)} ms, p99 ${fmt(coldStart.p99)} ms.`,
+    );
+  }
   return lines;
 }
 
@@ -588,7 +605,12 @@ function wrkFailures(runs: WrkRun[]): string {
  * sessions; `cpu.s` follows wrk's CPU seconds while it runs (read every 100 ms: its last tenth of
  * a second is not seen).
  */
-async function wrkCapacity(url: string, staff: Staff[], cpu: { s: number }): Promise<WrkRun> {
+async function wrkCapacity(
+  url: string,
+  staff: Staff[],
+  cpu: { s: number },
+  seconds = CAPACITY_SECONDS,
+): Promise<WrkRun> {
   const cookies = await Deno.makeTempFile({ prefix: "wrk-cookies-" });
   try {
     await Deno.writeTextFile(cookies, staff.map((member) => member.cookie()).join("\n") + "\n");
@@ -596,7 +618,7 @@ async function wrkCapacity(url: string, staff: Staff[], cpu: { s: number }): Pro
       args: [
         "-t1",
         `-c${staff.length}`,
-        `-d${CAPACITY_SECONDS}s`,
+        `-d${seconds}s`,
         "--latency",
         "-s",
         new URL("./capacity.lua", import.meta.url).pathname,
