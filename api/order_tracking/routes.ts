@@ -4,13 +4,18 @@
  * (api/home_stats) keeps its own, open to every user.
  */
 import { Hono } from "hono";
-import { noteRequest, orderListRequest } from "../../shared/contract/order_tracking.ts";
+import {
+  noteRequest,
+  orderListRequest,
+  type OrderListResult,
+} from "../../shared/contract/order_tracking.ts";
 import { requireFlag } from "../auth/guards.ts";
 import type { AppEnv } from "../deps.ts";
 import { notFound } from "../http/errors.ts";
 import { body, idParam } from "../http/validate.ts";
+import { jsonText } from "../http/json_text.ts";
 import { deleteOrder, findOrder, saveNote } from "./queries.ts";
-import { searchOrders } from "./search.ts";
+import { searchOrdersJson } from "./search.ts";
 
 const orderUser = requireFlag("orderUser");
 
@@ -18,7 +23,8 @@ export const orderTrackingRoutes = new Hono<AppEnv>()
   .post("/list", orderUser, body("json", orderListRequest), async (c) => {
     // A client that goes away (a newer search replaced this one) skips the statements not begun.
     const db = c.var.deps.db;
-    return c.json(await searchOrders(db, c.req.valid("json"), undefined, c.req.raw.signal));
+    const answer = await searchOrdersJson(db, c.req.valid("json"), undefined, c.req.raw.signal);
+    return jsonText<OrderListResult>(c, answer);
   })
   .get("/order/:id", orderUser, body("param", idParam), async (c) => {
     const { id } = c.req.valid("param");
