@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { openTestDb } from "../../tests/support/db.ts";
 import { insertOrderSource } from "../../tests/support/order_tracking.ts";
 import { orderSchema } from "../../shared/contract/order_tracking.ts";
-import { ORDER_COLUMNS, type OrderRow, ordersJson } from "./order_rows.ts";
+import { idsText, ORDER_COLUMNS, type OrderRow, ordersJson } from "./order_rows.ts";
 
 Deno.test("ordersJson: keys in the contract's order, tracking numbers in their place", async () => {
   const { db, close } = await openTestDb();
@@ -38,7 +38,7 @@ Deno.test("ordersJson: keys in the contract's order, tracking numbers in their p
     }
     const rows = await db.query<OrderRow>(
       `select ${ORDER_COLUMNS} from orders o where o.id = any($1::bigint[]) order by o.id`,
-      [`{${ids.join(",")}}`],
+      [idsText(ids)],
     );
     const orders = JSON.parse(await ordersJson(db, rows));
     for (const [i, [, , numbers, expected]] of cases.entries()) {
