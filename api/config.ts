@@ -90,12 +90,17 @@ const schema = z.object({
   /** The time one file may take to read or process before its run fails (docs/architecture.md). */
   FILE_WORK_SECONDS: z.coerce.number().min(0.01).max(86400).default(120),
   /** Order rows of a batch of an import, the ledger's unit (docs/architecture.md, "Batched imports"). */
-  IMPORT_BATCH_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(100),
+  IMPORT_BATCH_ROWS: z.coerce.number().int().min(1).max(1_000_000).default(25),
   /**
    * The time one transaction of an import aims at: it writes as many batches as this holds at
    * the last one's pace (0: one batch a transaction; docs/architecture.md, "Batched imports").
    */
   IMPORT_BATCH_MS: z.coerce.number().int().min(0).max(60_000).default(50),
+  /**
+   * The same while people are using the embedded database (a request's statement within the last
+   * second, `Db.othersActive`): its one connection makes their statements wait for the transaction.
+   */
+  IMPORT_BATCH_BUSY_MS: z.coerce.number().int().min(0).max(60_000).default(10),
   /** `deno task worker` serves /health and /ready on this port (for container health checks). */
   WORKER_HEALTH_PORT: port.optional(),
 });

@@ -176,6 +176,7 @@ async function openPgliteBench(): Promise<BenchDb> {
     },
     transaction: <T>(fn: (tx: Db) => Promise<T>) =>
       inTx ? fn(wrap(conn, true)) : pg.transaction((tx) => fn(wrap(tx, true))),
+    othersActive: () => false,
     close: () => pg.close(),
   });
   return {

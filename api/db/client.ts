@@ -91,6 +91,7 @@ function openPostgres(url: string, poolSize: number): Db {
       if (inTx) return await savepoint(wrap(conn, true, savepoints), `sp${++savepoints.n}`, fn);
       return await (conn as postgres.Sql).begin((tx) => fn(wrap(tx, true))) as T;
     },
+    othersActive: () => false,
     close: () => sql.end({ timeout: 5 }),
   });
   return wrap(sql, false);

@@ -20,6 +20,13 @@ export interface Db {
   exec(sql: string): Promise<void>;
   /** Runs `fn` in a transaction; nested calls become savepoints. */
   transaction<T>(fn: (tx: Db) => Promise<T>, options?: TransactionOptions): Promise<T>;
+  /**
+   * True while people are using the database and a long transaction would make them wait: on
+   * PGlite's one connection, when a request's statement ran or waited within the last second.
+   * Always false on PostgreSQL, where a transaction holds only its own connection. An import sizes
+   * its transactions by it (api/ingest/import_runs.ts).
+   */
+  othersActive(): boolean;
   close(): Promise<void>;
 }
 

@@ -14,6 +14,8 @@ import { currentWorkUnit } from "./work_unit.ts";
 
 type Body = Request extends infer R ? R extends { id: number } ? Omit<R, "id"> : never : never;
 
+/** How long after a request's statement the connection counts as in use (`Db.othersActive`). */
+const ACTIVE_MS = 1_000;
 /** How long a background transaction lets a request's next statement go first. */
 const BACKGROUND_GRACE_MS = 10;
 /**
@@ -37,6 +39,8 @@ function turns() {
   let heldSince = 0;
   let lastBackgroundMs = 0;
   let lastForeground = 0;
+  // When a request's statement last asked for the turn (statements of jobs do not count).
+  let lastRequest = -Infinity;
   const overdue = (since: number) =>
     performance.now() - since >= Math.max(BACKGROUND_MAX_WAIT_MS, lastBackgroundMs);
   const waiting: Array<() => void> = [];
@@ -88,6 +92,7 @@ function turns() {
       signal?.throwIfAborted();
       lastForeground = performance.now();
       const unit = currentWorkUnit();
+      if (unit) lastRequest = lastForeground;
       if (!busy && !background.some((b) => overdue(b.since))) busy = true;
       else await queued(unit?.started ? continuing : waiting, signal);
       if (unit) unit.started = true;
@@ -138,6 +143,10 @@ function turns() {
         return;
       }
       if (background.length && !timer) timer = setTimeout(grantBackground, BACKGROUND_GRACE_MS);
+    },
+    /** True when a request's statement asked for the turn within ACTIVE_MS, or one waits. */
+    requestsActive(): boolean {
+      return waitingCount() > 0 || performance.now() - lastRequest < ACTIVE_MS;
     },
     /** Stops the grace timer (the database is closing). */
     stop(): void {
@@ -252,6 +261,7 @@ export async function openPgliteWorker(
           turn.give();
         }
       },
+      othersActive: () => turn.requestsActive(),
       async close() {
         if (closed) return;
         closed = true;

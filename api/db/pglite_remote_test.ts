@@ -121,6 +121,23 @@ Deno.test("PGlite's turns", async (t) => {
       },
     );
     await t.step(
+      "the connection is in use for a second after a request's statement, not after a job's",
+      async () => {
+        // The steps before ran requests' statements: a second later the connection is free.
+        await new Promise((resolve) => setTimeout(resolve, 1_100));
+        assert.equal(db.othersActive(), false);
+        await db.query("select 1"); // a job's statement: no request behind it
+        assert.equal(db.othersActive(), false);
+        await asWorkUnit(() => db.query("select 1"));
+        assert.equal(db.othersActive(), true);
+        // An import's transaction sees it too, and sizes itself by it.
+        assert.equal(
+          await db.transaction((tx) => Promise.resolve(tx.othersActive()), { background: true }),
+          true,
+        );
+      },
+    );
+    await t.step(
       "background transactions in a row each get the connection and commit",
       async () => {
         await db.exec("truncate batches");

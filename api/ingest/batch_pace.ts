@@ -7,8 +7,25 @@
  * than a single batch does.
  */
 
-/** At most this many batches a transaction, whatever the pace: the stage's arrays stay small. */
-export const MOST_BATCHES_A_TRANSACTION = 32;
+/**
+ * The time the next transaction of an import aims at: `normalMs` (IMPORT_BATCH_MS), or the
+ * shorter `busyMs` (IMPORT_BATCH_BUSY_MS) while people use a database whose statements wait for
+ * the transaction (`Db.othersActive`: PGlite's one connection), so that one of their statements
+ * waits at most about that long. Never longer than `normalMs` (0 keeps one batch a transaction).
+ *
+ * @example
+ * batchTargetMs(false, 50, 10) // 50
+ * batchTargetMs(true, 50, 10) // 10
+ */
+export function batchTargetMs(othersActive: boolean, normalMs: number, busyMs: number): number {
+  return othersActive ? Math.min(normalMs, busyMs) : normalMs;
+}
+
+/**
+ * At most this many batches a transaction, whatever the pace: the stage's arrays stay small
+ * (3,200 rows of the default IMPORT_BATCH_ROWS).
+ */
+export const MOST_BATCHES_A_TRANSACTION = 128;
 
 /**
  * The batches the next transaction writes, after one of `count` batches took `ms`: as many as

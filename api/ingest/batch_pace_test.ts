@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { MOST_BATCHES_A_TRANSACTION, nextBatchCount } from "./batch_pace.ts";
+import { batchTargetMs, MOST_BATCHES_A_TRANSACTION, nextBatchCount } from "./batch_pace.ts";
 
 Deno.test("a transaction writes as many batches as the target holds at the last pace", () => {
   const cases: [count: number, ms: number, targetMs: number, next: number][] = [
@@ -14,5 +14,17 @@ Deno.test("a transaction writes as many batches as the target holds at the last 
   ];
   for (const [count, ms, targetMs, next] of cases) {
     assert.equal(nextBatchCount(count, ms, targetMs), next, `${count} batches in ${ms} ms`);
+  }
+});
+
+Deno.test("a transaction aims shorter while people use a database that makes them wait", () => {
+  const cases: [othersActive: boolean, normalMs: number, busyMs: number, targetMs: number][] = [
+    [false, 50, 10, 50], // nobody waits (or PostgreSQL): the normal pace
+    [true, 50, 10, 10], // people wait for each transaction on PGlite: short ones
+    [true, 5, 10, 5], // never longer than the normal target
+    [true, 0, 10, 0], // 0 stays one batch a transaction
+  ];
+  for (const [othersActive, normalMs, busyMs, targetMs] of cases) {
+    assert.equal(batchTargetMs(othersActive, normalMs, busyMs), targetMs);
   }
 });

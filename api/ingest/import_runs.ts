@@ -17,7 +17,7 @@ import {
   type RunTrigger,
 } from "./feeds.ts";
 import { readImportFile, storeImportFile } from "./import_files.ts";
-import { nextBatchCount } from "./batch_pace.ts";
+import { batchTargetMs, nextBatchCount } from "./batch_pace.ts";
 import type { ImportRunDetails, ImportRunSummary } from "../../shared/contract/email_sources.ts";
 
 /** The job kind that processes one queued run. */
@@ -217,7 +217,8 @@ async function processBatched(
     receivedAt: new Date(run.receivedAt),
   });
   const started = Date.now();
-  // Batches a transaction: as many as IMPORT_BATCH_MS holds at the last transaction's pace.
+  // Batches a transaction: as many as the target holds at the last transaction's pace.
+  const { IMPORT_BATCH_MS, IMPORT_BATCH_BUSY_MS } = deps.config;
   let take = 1;
   let counted = false;
   let afterCommit: ImportOutcome["afterCommit"];
@@ -250,7 +251,12 @@ async function processBatched(
         const count = Math.min(take, prepared.batches - ledger.batchesDone);
         const applying = performance.now();
         const counts = await prepared.apply(tx, ledger.batchesDone, count);
-        take = nextBatchCount(count, performance.now() - applying, deps.config.IMPORT_BATCH_MS);
+        const targetMs = batchTargetMs(
+          deps.db.othersActive(),
+          IMPORT_BATCH_MS,
+          IMPORT_BATCH_BUSY_MS,
+        );
+        take = nextBatchCount(count, performance.now() - applying, targetMs);
         const sum = { ...ledger.batchCounts };
         for (const [key, value] of Object.entries(counts)) sum[key] = (sum[key] ?? 0) + value;
         await tx.query(

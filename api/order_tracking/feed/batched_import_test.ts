@@ -38,13 +38,14 @@ function cutOff(db: Db, failAt: number, error?: Error): Db {
 
 /**
  * A server importing 100 rows a batch, and a queued run of a 1,050-row order file (11 batches).
- * `batchMs` is IMPORT_BATCH_MS: by default 0, one batch a transaction.
+ * `batchMs` is IMPORT_BATCH_MS, and IMPORT_BATCH_BUSY_MS (the test's own requests count as people
+ * using PGlite): by default 0, one batch a transaction.
  */
 async function queuedRun(
   batchMs = "0",
 ): Promise<{ server: TestServer; deps: Deps; runId: number }> {
   const server = await startTestServer({
-    env: { IMPORT_BATCH_ROWS: "100", IMPORT_BATCH_MS: batchMs },
+    env: { IMPORT_BATCH_ROWS: "100", IMPORT_BATCH_MS: batchMs, IMPORT_BATCH_BUSY_MS: batchMs },
   });
   const admin = testClient(server.url);
   await admin.login("admin", ADMIN_PASSWORD);
