@@ -260,7 +260,32 @@ async function mergeKnown(
       where o.order_tracking_source_id = $1 and o.unique_key = s.unique_key`,
     [sourceId],
   );
-  // Changed orders, and deleted ones the file brings back.
+  const [counts] = await tx.query<UpsertCounts>(
+    `select 0 as inserted,
+            count(*) filter (where changed and not was_deleted)::int as updated,
+            count(*) filter (where was_deleted and deleted_at < $1::timestamptz)::int as restored,
+            count(*) filter (where not changed and not was_deleted)::int as unchanged,
+            count(*) filter (where was_deleted and deleted_at >= $1::timestamptz)::int
+              as "stillDeleted"
+       from order_stage`,
+    [received],
+    KEPT,
+  );
+  // A statement with no row to write is left out: a file mailed again is mostly unchanged orders,
+  // and for a batch of them the update, the tracking numbers' rewrite and their settings were
+  // most of its statements (each planned, or a round trip to PGlite's worker).
+  if (counts.updated + counts.restored > 0) {
+    await writeChanged(tx, plan, received);
+    if (hasTracking) await rewriteTrackingNumbers(tx, received);
+  }
+  if (counts.unchanged > 0) await markSeen(tx, received);
+  return counts;
+}
+
+/** Writes the staged orders that changed, and deleted ones the file brings back. */
+async function writeChanged(tx: Db, plan: Plan, received: string): Promise<void> {
+  const { columns, hasTracking } = plan;
+  const kept = (column: string) => `strpos(coalesce(s.keep, ''), ',${column},') > 0`;
   const updates = [
     ...columns.map((column) =>
       `${column} = case when ${kept(column)} then o.${column} else s.${column} end`
@@ -277,9 +302,14 @@ async function mergeKnown(
         and (not s.was_deleted or s.deleted_at < $1::timestamptz)`,
     [received],
   );
-  // Unchanged orders are only marked as seen, in `order_seen` (migration 0035): a new version of
-  // the order would write an entry in each of its indexes. (The foreign key's check of each row
-  // needs the indexed plan as the tracking numbers' does.)
+}
+
+/**
+ * Marks the staged orders that did not change as seen, in `order_seen` (migration 0035): a new
+ * version of the order would write an entry in each of its indexes. (The foreign key's check of
+ * each row needs the indexed plan as the tracking numbers' does.)
+ */
+async function markSeen(tx: Db, received: string): Promise<void> {
   await withIndexedChecks(tx, () =>
     tx.query(
       `insert into order_seen as seen (order_id, seen_at)
@@ -290,19 +320,6 @@ async function mergeKnown(
       [received],
       KEPT,
     ));
-  if (hasTracking) await rewriteTrackingNumbers(tx, received);
-  const [counts] = await tx.query<UpsertCounts>(
-    `select 0 as inserted,
-            count(*) filter (where changed and not was_deleted)::int as updated,
-            count(*) filter (where was_deleted and deleted_at < $1::timestamptz)::int as restored,
-            count(*) filter (where not changed and not was_deleted)::int as unchanged,
-            count(*) filter (where was_deleted and deleted_at >= $1::timestamptz)::int
-              as "stillDeleted"
-       from order_stage`,
-    [received],
-    KEPT,
-  );
-  return counts;
 }
 
 /** Makes each written order's tracking numbers the file's, keeping the ids of the ones kept. */
