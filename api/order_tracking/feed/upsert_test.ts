@@ -83,6 +83,52 @@ Deno.test("the import's stage and kept statements carry nothing from one transac
   }
 });
 
+Deno.test("a merge writes the orders that changed and marks the others seen, in batches of either kind or both", async () => {
+  const { db, close } = await openTestDb({ poolSize: 1 });
+  try {
+    const sourceId = await insertOrderSource(db);
+    const at = (day: number) => new Date(Date.UTC(2026, 10, day));
+    const upsert = (list: OrderRecord[], day: number) =>
+      db.transaction((tx) => upsertOrders(tx, sourceId, list, FIELDS, at(day)));
+    const state = async () =>
+      await db.query<{ key: string; customer: string; tracking: string; seen: string | null }>(
+        `select o.unique_key as key, o.customer_name as customer,
+                (select string_agg(t.tracking_number, ',' order by t.id)
+                   from tracking_numbers t where t.order_id = o.id) as tracking,
+                to_char(s.seen_at at time zone 'UTC', 'DD') as seen
+           from orders o left join order_seen s on s.order_id = o.id order by o.unique_key`,
+      );
+    await upsert(records(["A", "B", "C"], "Ann"), 1);
+
+    // Both kinds in one batch: A changes, B is only seen.
+    const changedA = records(["A"], "Bob");
+    changedA[0].trackingNumbers = ["1ZA", "1ZA2"];
+    let counts = await upsert([...changedA, ...records(["B"], "Ann")], 2);
+    assert.deepEqual([counts.updated, counts.unchanged], [1, 1]);
+    assert.deepEqual(await state(), [
+      { key: "A", customer: "Bob", tracking: "1ZA,1ZA2", seen: null },
+      { key: "B", customer: "Ann", tracking: "1ZB", seen: "02" },
+      { key: "C", customer: "Ann", tracking: "1ZC", seen: null },
+    ]);
+
+    // Only unchanged orders: seen, nothing written.
+    counts = await upsert(records(["C"], "Ann"), 3);
+    assert.deepEqual([counts.updated, counts.unchanged], [0, 1]);
+    // Only changed orders: written, and B's seen mark stays where it was.
+    const changedB = records(["B"], "Cid");
+    changedB[0].trackingNumbers = ["1ZB9"];
+    counts = await upsert(changedB, 4);
+    assert.deepEqual([counts.updated, counts.unchanged], [1, 0]);
+    assert.deepEqual(await state(), [
+      { key: "A", customer: "Bob", tracking: "1ZA,1ZA2", seen: null },
+      { key: "B", customer: "Cid", tracking: "1ZB9", seen: "02" },
+      { key: "C", customer: "Ann", tracking: "1ZC", seen: "03" },
+    ]);
+  } finally {
+    await close();
+  }
+});
+
 Deno.test("no kept statement of the import reads orders or tracking numbers", async () => {
   // A plan kept while `orders` was small reads it whole ever after: a 40,000-row import into a
   // table of 2,000 orders took 50 s instead of 20 on PGlite when the statements joining the stage
