@@ -217,6 +217,12 @@ async function pipelined(
   if (previous) await previous;
 }
 
+/**
+ * The condition on a staged row (alias `s`) whose cell for `column` could not be read
+ * (`OrderRecord.keep`): the order keeps its stored value there.
+ */
+const keptByFile = (column: string) => `strpos(coalesce(s.keep, ''), ',${column},') > 0`;
+
 /** Updates, restores or marks as seen the orders whose keys the source has. */
 async function mergeKnown(
   tx: Db,
@@ -245,10 +251,9 @@ async function mergeKnown(
       [json],
       KEPT,
     ));
-  const kept = (column: string) => `strpos(coalesce(s.keep, ''), ',${column},') > 0`;
   const differs = [
     ...columns.map((column) =>
-      `(o.${column} is distinct from s.${column} and not ${kept(column)})`
+      `(o.${column} is distinct from s.${column} and not ${keptByFile(column)})`
     ),
     ...(hasTracking ? ["o.tracking_search is distinct from s.tracking"] : []),
   ];
@@ -285,10 +290,9 @@ async function mergeKnown(
 /** Writes the staged orders that changed, and deleted ones the file brings back. */
 async function writeChanged(tx: Db, plan: Plan, received: string): Promise<void> {
   const { columns, hasTracking } = plan;
-  const kept = (column: string) => `strpos(coalesce(s.keep, ''), ',${column},') > 0`;
   const updates = [
     ...columns.map((column) =>
-      `${column} = case when ${kept(column)} then o.${column} else s.${column} end`
+      `${column} = case when ${keptByFile(column)} then o.${column} else s.${column} end`
     ),
     ...(hasTracking ? ["tracking_search = s.tracking"] : []),
   ];
