@@ -293,6 +293,44 @@ Deno.test("order search: sampled trigram choice finds exactly what plain ilike f
   }
 });
 
+Deno.test("order search: one letter as a filter finds what ilike finds, whatever lower-cases into it", async () => {
+  const { db, close } = await openTestDb();
+  try {
+    const sourceId = await insertOrderSource(db);
+    // Characters other than a letter's two ASCII cases that the database may lower-case into it
+    // (a Kelvin sign, a dotted capital I), and others that look alike but do not.
+    const names = [
+      "\u212aelvin",
+      "İstanbul",
+      "ıslak",
+      "Straße",
+      "STRASSE",
+      "ſtar",
+      "ǅemal",
+      "Kay",
+      "kay",
+      "Ada",
+      "",
+      null,
+    ];
+    await db.query(
+      `insert into orders (order_tracking_source_id, unique_key, customer_name, ship_to_name)
+       select $1, 'k' || n, name, 'Store' from unnest($2::text[]) with ordinality as t(name, n)`,
+      [sourceId, names],
+    );
+    for (const letter of "kKiIsSdDzZaA") {
+      const request = { PageSize: 10, PageIndex: 1, ShipToNameParam: letter };
+      assert.deepEqual(
+        await ids(db, searchWhere(request, null, { filter: true })),
+        await ids(db, searchWhere(request)),
+        letter,
+      );
+    }
+  } finally {
+    await close();
+  }
+});
+
 Deno.test("order search: a sample's share of matches, for AND and OR of terms", () => {
   const values = orderValues(600);
   const sample = {
