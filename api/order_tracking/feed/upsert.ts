@@ -211,8 +211,10 @@ async function pipelined(
     // rejection; awaiting it below still throws.
     statement.catch(() => {});
     previous = statement;
-    // Let the driver hand the statement to the database before the next chunk is built.
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    // Let the driver hand the statement to the database before the next chunk is built. With
+    // no next chunk (a batch of the ledger is one), the turn would only delay the statement
+    // after it, by up to 4 ms when the timer is nested.
+    if (start + CHUNK < records.length) await new Promise((resolve) => setTimeout(resolve, 0));
   }
   if (previous) await previous;
 }
