@@ -97,8 +97,8 @@ const schema = z.object({
    */
   IMPORT_BATCH_MS: z.coerce.number().int().min(0).max(60_000).default(50),
   /**
-   * The same while people are using the embedded database (a request's statement within the last
-   * second, `Db.othersActive`): its one connection makes their statements wait for the transaction.
+   * The same while people are using the embedded database (a request's statement within the last ten
+   * seconds, `Db.othersActive`): its one connection makes their statements wait for the transaction.
    */
   IMPORT_BATCH_BUSY_MS: z.coerce.number().int().min(0).max(60_000).default(10),
   /** `deno task worker` serves /health and /ready on this port (for container health checks). */

@@ -22,7 +22,8 @@ const toNumber = (value: string) => Number(value);
 /**
  * Opens PostgreSQL when `url` is given, else PGlite in `dataDir` (in memory when `dataDir` is
  * `memory://`), holding the directory's lock until `close` (`DbLockedError` when another process
- * has it).
+ * has it). `activeMs` (PGlite, tests): how long after a request's statement `othersActive` holds
+ * (api/db/pglite_remote.ts, `ACTIVE_MS`).
  *
  * @example
  * ```ts
@@ -31,18 +32,18 @@ const toNumber = (value: string) => Number(value);
  * ```
  */
 export async function openDb(
-  options: { url?: string; dataDir?: string; poolSize?: number },
+  options: { url?: string; dataDir?: string; poolSize?: number; activeMs?: number },
 ): Promise<Db> {
   if (options.url) return openPostgres(options.url, options.poolSize ?? 10);
-  return await openPglite(options.dataDir ?? "memory://");
+  return await openPglite(options.dataDir ?? "memory://", options.activeMs);
 }
 
-async function openPglite(dataDir: string): Promise<Db> {
+async function openPglite(dataDir: string, activeMs?: number): Promise<Db> {
   // One process per directory (api/db/lock.ts): a second opener fails here, before PGlite starts.
   const lock = dataDir.startsWith("memory://") ? null : await lockDataDir(dataDir);
   try {
     // PGlite runs in a worker of its own so that no statement holds the thread answering requests.
-    return await openPgliteWorker(dataDir, async () => await lock?.release());
+    return await openPgliteWorker(dataDir, async () => await lock?.release(), activeMs);
   } catch (error) {
     await lock?.release();
     throw error;

@@ -22,7 +22,7 @@ export interface Db {
   transaction<T>(fn: (tx: Db) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * True while people are using the database and a long transaction would make them wait: on
-   * PGlite's one connection, when a request's statement asked for it within the last second or a
+   * PGlite's one connection, when a request's statement asked for it within the last ten seconds or a
    * statement is waiting for it.
    * Always false on PostgreSQL, where a transaction holds only its own connection. An import sizes
    * its transactions by it (api/ingest/import_runs.ts).

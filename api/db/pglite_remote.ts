@@ -14,8 +14,14 @@ import { currentWorkUnit } from "./work_unit.ts";
 
 type Body = Request extends infer R ? R extends { id: number } ? Omit<R, "id"> : never : never;
 
-/** How long after a request's statement the connection counts as in use (`Db.othersActive`). */
-const ACTIVE_MS = 1_000;
+/**
+ * How long after a request's statement the connection counts as in use (`Db.othersActive`).
+ * People act every few seconds: with a second, ten staff's requests (1.5 a second) left gaps
+ * longer than it about one time in five, an import's transactions grew back towards
+ * IMPORT_BATCH_MS in each, and the request that ended the gap waited for one of them (30–58 ms
+ * at p95 during imports, against 11–16 ms, docs/benchmarks.md, session 28).
+ */
+export const ACTIVE_MS = 10_000;
 /** How long a background transaction lets a request's next statement go first. */
 const BACKGROUND_GRACE_MS = 10;
 /**
@@ -33,7 +39,7 @@ const BACKGROUND_MAX_WAIT_MS = 100;
  * another, so without the grace a batch would slip in between each two of them), but after
  * BACKGROUND_MAX_WAIT_MS they go next in any case, so that an import progresses under any load.
  */
-function turns() {
+function turns(activeMs: number) {
   let busy = false;
   // When a statement nobody waits for holds the turn (then its end is not a request's pause).
   let holderBackground = false;
@@ -145,9 +151,9 @@ function turns() {
       }
       if (background.length && !timer) timer = setTimeout(grantBackground, BACKGROUND_GRACE_MS);
     },
-    /** True when a request's statement asked for the turn within ACTIVE_MS, or one waits. */
+    /** True when a request's statement asked for the turn within `activeMs`, or one waits. */
     requestsActive(): boolean {
-      return waitingCount() > 0 || performance.now() - lastRequest < ACTIVE_MS;
+      return waitingCount() > 0 || performance.now() - lastRequest < activeMs;
     },
     /** Stops the grace timer (the database is closing). */
     stop(): void {
@@ -163,6 +169,7 @@ function turns() {
 export async function openPgliteWorker(
   dataDir: string,
   onClose: () => Promise<void>,
+  activeMs = ACTIVE_MS,
 ): Promise<Db> {
   const worker = new Worker(new URL("./pglite_worker.ts", import.meta.url), { type: "module" });
   const pending = new Map<number, { resolve(r: Reply): void; reject(e: Error): void }>();
@@ -203,7 +210,7 @@ export async function openPgliteWorker(
     throw error;
   }
 
-  const turn = turns();
+  const turn = turns(activeMs);
   let nextTx = 0;
   let closed = false;
 
