@@ -237,7 +237,7 @@ const CASELESS_TERM = /^[\x20-\x40\x5b-\x60\x7b-\x7e]+$/;
  * broad filter looks for the two cases first and lower-cases only a column that holds other
  * characters (`octet_length` ≠ `char_length`), where a Kelvin sign or an `İ` may lower-case into
  * the letter. The count of a one-letter search checks 10,000 orders: this made it about a third
- * cheaper on PGlite (docs/benchmarks.md, session 28).
+ * cheaper on both databases (docs/order_tracking.md, "Broad terms filter").
  */
 const ONE_LETTER = /^[A-Za-z]$/;
 
