@@ -16,10 +16,9 @@ type Body = Request extends infer R ? R extends { id: number } ? Omit<R, "id"> :
 
 /**
  * How long after a request's statement the connection counts as in use (`Db.othersActive`).
- * People act every few seconds: with a second, ten staff's requests (1.5 a second) left gaps
- * longer than it about one time in five, an import's transactions grew back towards
- * IMPORT_BATCH_MS in each, and the request that ended the gap waited for one of them (30–58 ms
- * at p95 during imports, against 11–16 ms, docs/benchmarks.md, session 28).
+ * People act every few seconds: with one second, an import's transactions grew back towards
+ * IMPORT_BATCH_MS in each longer pause between requests, and the request that ended the pause
+ * waited for one (40–61 ms at 10 staff, docs/benchmarks.md "Load and soak", session 28).
  */
 export const ACTIVE_MS = 10_000;
 /** How long a background transaction lets a request's next statement go first. */
