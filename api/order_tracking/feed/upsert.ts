@@ -1,9 +1,8 @@
 /**
  * Writing a file's order records inside the import run's transaction, so that a failure leaves
- * nothing behind. Every record is staged in a temporary table together with the order its key
- * finds (one statement per chunk, which also counts what the merge will do); then a few
- * set-based statements insert the new keys (tracking numbers included), update the changed
- * orders and mark the unchanged ones as seen. No statement runs per row.
+ * nothing behind. New keys go straight from JSON chunks into `orders` (one statement per chunk,
+ * tracking numbers included); keys the source already has are staged in a temporary table and
+ * merged with a few set-based statements. No statement runs per row.
  */
 import type { Db } from "../../db/client.ts";
 import { snakeCase } from "../../db/names.ts";
@@ -17,14 +16,13 @@ import type { OrderRecord } from "../../../shared/order_files/rows.ts";
 
 const CHUNK = 5000;
 /**
- * The import's statements are kept prepared (`QueryOptions.prepare`): each batch planned them
- * again, and a statement on `orders` (41 indexes) costs about 1 ms to plan, more than most of them
- * take to run (docs/architecture.md, "What a batch costs"). Their texts depend only on the file's
- * columns. A plan kept while `orders` was small must not read it whole ever after (PGlite never
- * analyzes on its own: a 40,000-row import into a table of 2,000 orders took 50 s instead of 20
- * with such plans), so a kept statement reads `orders` only by its unique key, in a lateral
- * lookup planned with sequential scans off (`indexedOnly`); the statements that join the stage to
- * `orders` or `tracking_numbers` are planned each time. upsert_test.ts holds both rules.
+ * The statements that read only the batch's own rows (its JSON, the stage), and the lock and the
+ * settings around them, are kept prepared (`QueryOptions.prepare`): each batch planned them
+ * again, and a write to `orders` (41 indexes) is dear to plan (docs/architecture.md, "What a
+ * batch costs"). Their texts depend only on the file's columns. The statements that read
+ * `orders` or `tracking_numbers` are planned each time: a plan kept while the table was small
+ * reads it whole ever after (PGlite never analyzes on its own), and a 40,000-row import into a
+ * table of 2,000 orders took 50 s instead of 20 with them kept. upsert_test.ts holds that rule.
  */
 const KEPT = { prepare: true } as const;
 const dateFields = new Set<string>(DATE_FIELDS);
@@ -60,6 +58,7 @@ function planFor(fields: readonly OrderField[]): Plan {
   const valueFields = VALUE_FIELDS.filter((field) => fields.includes(field));
   const columns = valueFields.map(snakeCase);
   const recordType = [
+    "order_id bigint",
     "row_no integer",
     "unique_key text",
     "keep text",
@@ -78,6 +77,7 @@ function planFor(fields: readonly OrderField[]): Plan {
 function chunkJson(records: OrderRecord[], plan: Plan): string {
   return JSON.stringify(records.map((record) => {
     const row: Record<string, unknown> = {
+      order_id: null,
       row_no: record.row,
       unique_key: record.uniqueKey,
       keep: record.keep.length ? `,${record.keep.map(snakeCase).join(",")},` : null,
@@ -86,6 +86,16 @@ function chunkJson(records: OrderRecord[], plan: Plan): string {
     for (const field of plan.fields) row[snakeCase(field)] = record.values[field as never] ?? null;
     return row;
   }));
+}
+
+/** The keys of `records` that the source already has (deleted orders included). */
+async function storedKeys(tx: Db, sourceId: number, records: OrderRecord[]): Promise<Set<string>> {
+  const rows = await tx.query<{ key: string }>(
+    `select unique_key as key from orders
+      where order_tracking_source_id = $1 and unique_key = any($2::text[])`,
+    [sourceId, records.map((record) => record.uniqueKey)],
+  );
+  return new Set(rows.map((row) => row.key));
 }
 
 /**
@@ -104,34 +114,26 @@ export async function upsertOrders(
 ): Promise<UpsertCounts> {
   // One import per source at a time: two files of one source would race on the same keys.
   await tx.query("select pg_advisory_xact_lock(7243004, $1)", [sourceId], KEPT);
-  if (!records.length) {
-    return { inserted: 0, updated: 0, restored: 0, unchanged: 0, stillDeleted: 0 };
-  }
   const plan = planFor(fields);
   const received = receivedAt.toISOString();
-  const counts = await indexedOnly(
-    tx,
-    () => merge(tx, sourceId, records, plan, received),
-    CREATE_STAGE,
-  );
-  // The update and the tracking numbers' rewrite are left out when no order changed: a batch of
-  // new or unchanged orders (a file mailed again is mostly the latter) is `merge`'s statement.
-  if (counts.updated + counts.restored > 0) {
-    await writeChanged(tx, plan, received);
-    if (plan.hasTracking) await rewriteTrackingNumbers(tx, received);
-  }
+  const stored = records.length ? await storedKeys(tx, sourceId, records) : new Set<string>();
+  const fresh = records.filter((record) => !stored.has(record.uniqueKey));
+  const known = records.filter((record) => stored.has(record.uniqueKey));
+  const counts = known.length
+    ? await mergeKnown(tx, sourceId, known, plan, received)
+    : { inserted: 0, updated: 0, restored: 0, unchanged: 0, stillDeleted: 0 };
+  if (fresh.length) counts.inserted = await insertFresh(tx, sourceId, fresh, plan, received);
   return counts;
 }
 
 /**
- * Runs `write` with sequential scans off, then as before. Two kinds of plan are made there and
- * kept: the stage's lookup of each key in `orders`, and each foreign key check of a tracking
- * number or seen mark, which looks its order up with a plan the connection caches for its
- * lifetime. Planned while `orders` was small (the first batch of a fresh database), either was a
- * sequential scan: every later one read the whole table, so each batch cost more than the one
- * before (a 200-row batch 0.2 s at first, 19 s at 40,000 orders on PGlite, which never re-plans
- * without an ANALYZE). Planned with sequential scans off, they use the unique key and the primary
- * key.
+ * Runs `write` (statements that insert tracking numbers) with sequential scans off, then as
+ * before. Each tracking number's foreign key check looks its order up with a plan the connection
+ * caches for its lifetime. Planned while `orders` was small (the first batch of a fresh
+ * database), it was a sequential scan: every later check read the whole table, so each batch
+ * cost more than the one before (a 200-row batch 0.2 s at first, 19 s at 40,000 orders on
+ * PGlite, which never re-plans without an ANALYZE). Planned with sequential scans off, the
+ * check's cached plan is the primary key's.
  *
  * Only around these statements: for a whole batch, the statements joining the batch's stage
  * to `orders` were planned as if every plan cost the same (a plan with a forbidden scan is
@@ -139,16 +141,55 @@ export async function upsertOrders(
  * 100-row batch took 1.1–1.9 s instead of 50–100 ms. And a cost of 10^10 is past
  * `jit_above_cost`: PostgreSQL compiled each such statement (about 230 ms), so JIT is off here
  * too. Planning each check anew (`plan_cache_mode = force_custom_plan`) cost about 100 ms per
- * batch on PGlite on disk. "To default" is the session's own value: nothing sets these two for a
- * session.
- *
- * @param first statements to run before, in the same round trip (the stage's creation)
+ * batch on PGlite on disk.
  */
-async function indexedOnly<T>(tx: Db, write: () => Promise<T>, first = ""): Promise<T> {
-  await tx.exec(`${first} set local enable_seqscan = off; set local jit = off;`);
-  const result = await write();
-  await tx.exec("set local enable_seqscan to default; set local jit to default");
-  return result;
+async function withIndexedChecks(tx: Db, write: () => Promise<unknown>): Promise<void> {
+  const [was] = await tx.query<{ seqscan: string; jit: string }>(
+    `select current_setting('enable_seqscan') as seqscan, current_setting('jit') as jit,
+            set_config('enable_seqscan', 'off', true), set_config('jit', 'off', true)`,
+    [],
+    KEPT,
+  );
+  await write();
+  await tx.query(
+    "select set_config('enable_seqscan', $1, true), set_config('jit', $2, true)",
+    [was.seqscan, was.jit],
+    KEPT,
+  );
+}
+
+/** Inserts orders whose keys the source does not have, with their tracking numbers. */
+async function insertFresh(
+  tx: Db,
+  sourceId: number,
+  records: OrderRecord[],
+  plan: Plan,
+  received: string,
+): Promise<number> {
+  const { columns } = plan;
+  // The id is drawn in the materialized CTE, once per row and in file order, so one statement
+  // writes an order and its tracking numbers without a round trip to reserve ids first.
+  const statement = `with r as materialized (
+       select nextval('orders_id_seq') as id, r.*
+         from json_to_recordset($1::text::json) as r(${plan.recordType})),
+     added as (
+       insert into orders (id, order_tracking_source_id, unique_key, ${columns.join(", ")},
+                           tracking_search, last_updated, last_seen_at)
+       select id, $2, unique_key, ${columns.join(", ")}, coalesce(tracking, ''), now(),
+              $3::timestamptz
+         from r)
+     insert into tracking_numbers (order_id, tracking_number)
+     select r.id, t.number
+       from r cross join lateral unnest(string_to_array(r.tracking, E'\\n')) as t(number)
+      where r.tracking <> ''`;
+  await withIndexedChecks(tx, () =>
+    pipelined(
+      records,
+      (chunk) => chunkJson(chunk, plan),
+      // ::text first: postgres.js would otherwise encode the JSON text a second time.
+      (json) => tx.query(statement, [json, sourceId, received], KEPT),
+    ));
+  return records.length;
 }
 
 /**
@@ -184,30 +225,8 @@ async function pipelined(
  */
 const keptByFile = (column: string) => `strpos(coalesce(s.keep, ''), ',${column},') > 0`;
 
-/**
- * The stage: the records of one transaction whose orders the file changes or brings back, with
- * their orders' ids. It lives as long as the connection and is emptied at each commit: created in
- * each batch's transaction it cost 4.5 ms a batch on PGlite, and a table dropped at commit would
- * make the kept statements that read it plan again.
- */
-const CREATE_STAGE = `create temp table if not exists order_stage (
-    row_no integer, unique_key text, keep text, tracking text,
-    ${VALUE_FIELDS.map((field) => `${snakeCase(field)} ${sqlType(field)}`).join(", ")},
-    order_id bigint, was_deleted boolean, deleted_at timestamptz, changed boolean
-  ) on commit delete rows;
-  delete from order_stage;`;
-
-/**
- * Looks each record's key up in `orders` (deleted orders included), and in the same kept
- * statement per chunk: inserts the new orders with their tracking numbers, marks the orders the
- * file lists unchanged as seen, stages the ones it changes or brings back (for `writeChanged`),
- * and counts each kind. Run in `indexedOnly`. The ids of new orders are drawn in the materialized
- * `fresh`, once per row and in file order, so no round trip reserves them first.
- *
- * The seen marks go to `order_seen` (migration 0035): a new version of the order would write an
- * entry in each of its indexes.
- */
-async function merge(
+/** Updates, restores or marks as seen the orders whose keys the source has. */
+async function mergeKnown(
   tx: Db,
   sourceId: number,
   records: OrderRecord[],
@@ -215,68 +234,58 @@ async function merge(
   received: string,
 ): Promise<UpsertCounts> {
   const { columns, hasTracking } = plan;
-  const list = (prefix: string) => columns.map((column) => `${prefix}${column}, `).join("");
+  // The stage lives as long as the connection and is emptied at each commit: created in each
+  // batch's transaction it cost 4.5 ms a batch on PGlite, and a table dropped at commit would
+  // make the kept statements that read it plan again.
+  await tx.exec(
+    `create temp table if not exists order_stage (
+       row_no integer, unique_key text, keep text, tracking text,
+       ${VALUE_FIELDS.map((field) => `${snakeCase(field)} ${sqlType(field)}`).join(", ")},
+       order_id bigint, was_deleted boolean, deleted_at timestamptz, changed boolean
+     ) on commit delete rows;
+     delete from order_stage;`,
+  );
+  await pipelined(records, (chunk) => chunkJson(chunk, plan), (json) =>
+    tx.query(
+      `insert into order_stage (order_id, row_no, unique_key, keep, tracking,
+                                ${columns.join(", ")})
+       select * from json_to_recordset($1::text::json) as r(${plan.recordType})`,
+      [json],
+      KEPT,
+    ));
   const differs = [
     ...columns.map((column) =>
       `(o.${column} is distinct from s.${column} and not ${keptByFile(column)})`
     ),
     ...(hasTracking ? ["o.tracking_search is distinct from s.tracking"] : []),
   ];
-  const statement = `with looked as materialized (
-       select s.*, o.id as found_id, o.deleted_status as found_deleted,
-              o.deleted_at as found_deleted_at,
-              o.id is not null and (${differs.join(" or ") || "false"}) as changed
-         from json_to_recordset($1::text::json) as s(${plan.recordType})
-         left join lateral (
-           select ${list("")}id, deleted_status, deleted_at, tracking_search
-             from orders
-            where order_tracking_source_id = $2 and unique_key = s.unique_key
-            limit 1) as o on true),
-     fresh as materialized (
-       select nextval('orders_id_seq') as id, f.*
-         from (select * from looked where found_id is null order by row_no offset 0) as f),
-     added as (
-       insert into orders (id, order_tracking_source_id, unique_key, ${list("")}tracking_search,
-                           last_updated, last_seen_at)
-       select id, $2, unique_key, ${list("")}coalesce(tracking, ''), now(), $3::timestamptz
-         from fresh),
-     numbers as (
-       insert into tracking_numbers (order_id, tracking_number)
-       select fresh.id, t.number
-         from fresh cross join lateral unnest(string_to_array(fresh.tracking, E'\\n')) as t(number)
-        where fresh.tracking <> ''),
-     staged as (
-       insert into order_stage (row_no, unique_key, keep, tracking, ${list("")}order_id,
-                                was_deleted, deleted_at, changed)
-       select row_no, unique_key, keep, tracking, ${list("")}found_id, found_deleted,
-              found_deleted_at, changed
-         from looked where changed or found_deleted),
-     seen as (
-       insert into order_seen as seen (order_id, seen_at)
-       select found_id, $3::timestamptz from looked
-        where found_id is not null and not changed and not found_deleted
-       on conflict (order_id) do update set seen_at = excluded.seen_at
-        where seen.seen_at < excluded.seen_at)
-     select count(*) filter (where found_id is null)::int as inserted,
-            count(*) filter (where changed and not found_deleted)::int as updated,
-            count(*) filter (where found_deleted and found_deleted_at < $3::timestamptz)::int
-              as restored,
-            count(*) filter (where found_id is not null and not changed and not found_deleted)::int
-              as unchanged,
-            count(*) filter (where found_deleted and found_deleted_at >= $3::timestamptz)::int
+  await tx.query(
+    `update order_stage s
+        set order_id = o.id, was_deleted = o.deleted_status, deleted_at = o.deleted_at,
+            changed = ${differs.length ? differs.join(" or ") : "false"}
+       from orders o
+      where o.order_tracking_source_id = $1 and o.unique_key = s.unique_key`,
+    [sourceId],
+  );
+  const [counts] = await tx.query<UpsertCounts>(
+    `select 0 as inserted,
+            count(*) filter (where changed and not was_deleted)::int as updated,
+            count(*) filter (where was_deleted and deleted_at < $1::timestamptz)::int as restored,
+            count(*) filter (where not changed and not was_deleted)::int as unchanged,
+            count(*) filter (where was_deleted and deleted_at >= $1::timestamptz)::int
               as "stillDeleted"
-       from looked`;
-  const counts = { inserted: 0, updated: 0, restored: 0, unchanged: 0, stillDeleted: 0 };
-  await pipelined(records, (chunk) => chunkJson(chunk, plan), async (json) => {
-    const [chunkCounts] = await tx.query<UpsertCounts>(
-      statement,
-      [json, sourceId, received],
-      KEPT,
-    );
-    for (const key of Object.keys(counts) as (keyof UpsertCounts)[]) {
-      counts[key] += chunkCounts[key];
-    }
-  });
+       from order_stage`,
+    [received],
+    KEPT,
+  );
+  // A statement with no row to write is left out: a file mailed again is mostly unchanged orders,
+  // and for a batch of them the update, the tracking numbers' rewrite and their settings were
+  // most of its statements (each planned, or a round trip to PGlite's worker).
+  if (counts.updated + counts.restored > 0) {
+    await writeChanged(tx, plan, received);
+    if (hasTracking) await rewriteTrackingNumbers(tx, received);
+  }
+  if (counts.unchanged > 0) await markSeen(tx, received);
   return counts;
 }
 
@@ -301,6 +310,24 @@ async function writeChanged(tx: Db, plan: Plan, received: string): Promise<void>
   );
 }
 
+/**
+ * Marks the staged orders that did not change as seen, in `order_seen` (migration 0035): a new
+ * version of the order would write an entry in each of its indexes. (The foreign key's check of
+ * each row needs the indexed plan as the tracking numbers' does.)
+ */
+async function markSeen(tx: Db, received: string): Promise<void> {
+  await withIndexedChecks(tx, () =>
+    tx.query(
+      `insert into order_seen as seen (order_id, seen_at)
+       select s.order_id, $1::timestamptz from order_stage s
+        where not s.changed and not s.was_deleted
+       on conflict (order_id) do update set seen_at = excluded.seen_at
+        where seen.seen_at < excluded.seen_at`,
+      [received],
+      KEPT,
+    ));
+}
+
 /** Makes each written order's tracking numbers the file's, keeping the ids of the ones kept. */
 async function rewriteTrackingNumbers(tx: Db, received: string): Promise<void> {
   const rewritten = `(s.changed or s.was_deleted)
@@ -311,7 +338,7 @@ async function rewriteTrackingNumbers(tx: Db, received: string): Promise<void> {
         and not (t.tracking_number = any(string_to_array(s.tracking, E'\\n')))`,
     [received],
   );
-  await indexedOnly(tx, () =>
+  await withIndexedChecks(tx, () =>
     tx.query(
       `insert into tracking_numbers (order_id, tracking_number)
      select s.order_id, t.number
