@@ -4,7 +4,7 @@
  */
 import type { Db } from "../db/client.ts";
 import { logError } from "../http/log_error.ts";
-import { type ColumnSample, sampleColumn } from "./trigram_choice.ts";
+import { type ColumnSample, sampleColumnInSlices } from "./trigram_choice.ts";
 import type { SearchParamKey } from "../../shared/contract/order_tracking.ts";
 
 /**
@@ -108,9 +108,11 @@ async function takeSample(db: Db): Promise<{ sample: SearchSample; whole: boolea
         ), { background: true }),
     );
   }
-  const sample = Object.fromEntries(
-    SEARCHED_COLUMNS.map((column) => [column, sampleColumn(rows.map((row) => row[column]))]),
-  ) as SearchSample;
+  // Indexed in slices: at once, this held the thread that answers requests 30–75 ms.
+  const sample = {} as SearchSample;
+  for (const column of SEARCHED_COLUMNS) {
+    sample[column] = await sampleColumnInSlices(rows.map((row) => row[column]));
+  }
   ordersOf.set(sample, Math.round((rows.length * 100) / percent));
   return { sample, whole: percent === 100 };
 }

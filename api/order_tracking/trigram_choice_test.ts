@@ -1,5 +1,11 @@
 import assert from "node:assert/strict";
-import { choosePieces, pieceCode, sampleColumn, trigramPieces } from "./trigram_choice.ts";
+import {
+  choosePieces,
+  pieceCode,
+  sampleColumn,
+  sampleColumnInSlices,
+  trigramPieces,
+} from "./trigram_choice.ts";
 
 Deno.test("trigramPieces: three ASCII letters or digits in a row, and a word's edges inside the term, lower case, once each", () => {
   const cases: [string, string[]][] = [
@@ -47,6 +53,23 @@ Deno.test("sampleColumn: each piece lists the values containing it, once, in ord
   // Word ends, the value's end included: "bc" ends a word in 0 (at its end) and 3 ("cz" too).
   assert.deepEqual(sample.postings.get(pieceCode("bc,")), [0]);
   assert.deepEqual(sample.postings.get(pieceCode("cz ")), [3]);
+});
+
+Deno.test("sampleColumnInSlices: the same sample as sampleColumn, with timers run between slices", async () => {
+  const values = Array.from({ length: 1234 }, (_, i) => i % 7 ? `PO-${i}, Store #${i % 90}` : null);
+  let timers = 0;
+  const ticking = setInterval(() => timers++, 0);
+  try {
+    const sliced = await sampleColumnInSlices(values, 100);
+    const whole = sampleColumn(values);
+    assert.equal(sliced.size, whole.size);
+    assert.deepEqual(sliced.values, whole.values);
+    assert.deepEqual([...sliced.postings].sort(), [...whole.postings].sort());
+    // 13 slices: other work (a request's handler) ran between them.
+    assert.ok(timers >= 6, `${timers} timer turns while sampling`);
+  } finally {
+    clearInterval(ticking);
+  }
 });
 
 // 2,000 PO numbers "PO-0000000".."PO-0001999" and customer names built from common syllables:
