@@ -185,11 +185,23 @@ export async function prepareOrderImport(
 ): Promise<PreparedImport> {
   const read = await readFileOfSource(db, deps, file);
   const size = deps.config.IMPORT_BATCH_ROWS;
+  // A file is mostly new orders (a first delivery) or mostly known ones (a list mailed again):
+  // each batch takes the cheaper way for what the one before found.
+  let expectNew = true;
   return {
     batches: Math.ceil(read.records.length / size),
     async apply(tx, index, count) {
       const batch = read.records.slice(index * size, (index + count) * size);
-      return { ...await upsertOrders(tx, file.sourceId, batch, read.fields, file.receivedAt) };
+      const counts = await upsertOrders(
+        tx,
+        file.sourceId,
+        batch,
+        read.fields,
+        file.receivedAt,
+        expectNew,
+      );
+      expectNew = counts.inserted * 2 >= batch.length;
+      return { ...counts };
     },
     async finish(tx, counts) {
       return await finishImport(tx, read, { ...NO_COUNTS, ...counts } as UpsertCounts);

@@ -158,3 +158,48 @@ Deno.test("no kept statement of the import reads orders or tracking numbers", as
     await close();
   }
 });
+
+Deno.test("inserting first or looking keys up first gives the same orders and counts", async () => {
+  const { db, close } = await openTestDb({ poolSize: 1 });
+  try {
+    const outcomes = [];
+    for (const expectNew of [false, true]) {
+      const sourceId = await insertOrderSource(db, `Source ${expectNew}`);
+      const upsert = (list: OrderRecord[], day: number) =>
+        db.transaction((tx) =>
+          upsertOrders(tx, sourceId, list, FIELDS, new Date(Date.UTC(2026, 10, day)), expectNew)
+        );
+      await upsert(records(["A", "B", "C", "D"], "Ann"), 1);
+      // D deleted on day 2: a file received on day 3 restores it.
+      await db.query(
+        `update orders set deleted_status = true, active_status = false,
+                deleted_at = '2026-11-02' where order_tracking_source_id = $1 and unique_key = 'D'`,
+        [sourceId],
+      );
+      // New (E, F), changed (A), unchanged (B), restored (D) in one batch.
+      const counts = await upsert(
+        [...records(["A"], "Bob"), ...records(["B", "D", "E", "F"], "Ann")],
+        3,
+      );
+      const rows = await db.query(
+        `select o.unique_key as key, o.customer_name as customer, o.deleted_status as deleted,
+                (select string_agg(t.tracking_number, ',') from tracking_numbers t
+                  where t.order_id = o.id) as tracking
+           from orders o where o.order_tracking_source_id = $1 order by o.unique_key`,
+        [sourceId],
+      );
+      outcomes.push({ counts, rows });
+    }
+    assert.deepEqual(outcomes[0].counts, {
+      inserted: 2,
+      updated: 1,
+      restored: 1,
+      unchanged: 1,
+      stillDeleted: 0,
+    });
+    assert.equal(outcomes[0].rows.length, 6);
+    assert.deepEqual(outcomes[1], outcomes[0]);
+  } finally {
+    await close();
+  }
+});
