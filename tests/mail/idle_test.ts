@@ -206,7 +206,12 @@ Deno.test({
   name: "two processes on one PostgreSQL hold one listener per mailbox",
   ignore: !Deno.env.get("DATABASE_URL"),
   async fn() {
-    const fixture = await mailFixture({ jobs: false, env: PUSH_ENV });
+    // Processes of one deployment share SECRET_KEY: without one, each made a key of its own, and
+    // the mailboxes the second process took failed to read their passwords (a flaky failure).
+    const fixture = await mailFixture({
+      jobs: false,
+      env: { ...PUSH_ENV, SECRET_KEY: generateSecretKey() },
+    });
     const other = await openDeps(fixture.server.config, () => {});
     const users = [fixture.user];
     const ids = [fixture.emailSourceId];
