@@ -27,7 +27,7 @@ import {
 } from "../../../shared/order_files/read_order_file.ts";
 import { enqueueJob } from "../../jobs/queue.ts";
 import { ANALYZE_ORDERS_JOB, needsAnalyze } from "./statistics_job.ts";
-import { type UpsertCounts, upsertOrders } from "./upsert.ts";
+import { noCounts, type UpsertCounts, upsertOrders } from "./upsert.ts";
 import { countListWrite, listWritten } from "../list_versions.ts";
 
 /** The active sources reading mailbox `emailSourceId`. */
@@ -163,14 +163,6 @@ export async function importOrderFile(tx: Db, file: ImportFile): Promise<ImportO
   return await finishImport(tx, read, counts);
 }
 
-const NO_COUNTS: UpsertCounts = {
-  inserted: 0,
-  updated: 0,
-  restored: 0,
-  unchanged: 0,
-  stillDeleted: 0,
-};
-
 /**
  * The batched import (docs/architecture.md, "Batched imports"): the file is read in the file
  * workers, outside any transaction, and its records are written in batches of IMPORT_BATCH_ROWS,
@@ -204,7 +196,7 @@ export async function prepareOrderImport(
       return { ...counts };
     },
     async finish(tx, counts) {
-      return await finishImport(tx, read, { ...NO_COUNTS, ...counts } as UpsertCounts);
+      return await finishImport(tx, read, { ...noCounts(), ...counts } as UpsertCounts);
     },
     // The batches written may have added or moved orders: their page starts go, everywhere.
     async afterPartialFailure(db) {

@@ -40,6 +40,15 @@ export interface UpsertCounts {
   stillDeleted: number;
 }
 
+/** Counts of a merge that wrote nothing, to add to. */
+export const noCounts = (): UpsertCounts => ({
+  inserted: 0,
+  updated: 0,
+  restored: 0,
+  unchanged: 0,
+  stillDeleted: 0,
+});
+
 function sqlType(field: string): string {
   if (dateFields.has(field)) return "timestamp";
   if (numberFields.has(field)) return "numeric";
@@ -118,11 +127,9 @@ export async function upsertOrders(
 ): Promise<UpsertCounts> {
   // One import per source at a time: two files of one source would race on the same keys.
   await tx.query("select pg_advisory_xact_lock(7243004, $1)", [sourceId], KEPT);
+  if (!records.length) return noCounts();
   const plan = planFor(fields);
   const received = receivedAt.toISOString();
-  if (!records.length) {
-    return { inserted: 0, updated: 0, restored: 0, unchanged: 0, stillDeleted: 0 };
-  }
   // Expecting new orders, the insert goes first and reports the keys the source has; otherwise
   // those keys are looked up first and only the others inserted (no statement per batch wasted
   // on either kind of file: see `insertNew`).
@@ -130,9 +137,7 @@ export async function upsertOrders(
     ? await insertNew(tx, sourceId, records, plan, received)
     : await storedKeys(tx, sourceId, records);
   const known = records.filter((record) => stored.has(record.uniqueKey));
-  const counts = known.length
-    ? await mergeKnown(tx, sourceId, known, plan, received)
-    : { inserted: 0, updated: 0, restored: 0, unchanged: 0, stillDeleted: 0 };
+  const counts = known.length ? await mergeKnown(tx, sourceId, known, plan, received) : noCounts();
   if (!expectNew && known.length < records.length) {
     const fresh = records.filter((record) => !stored.has(record.uniqueKey));
     await insertNew(tx, sourceId, fresh, plan, received);
