@@ -25,7 +25,7 @@ import {
   type SearchedColumn,
   type SearchSample,
 } from "./search_sample.ts";
-import { choosePieces } from "./trigram_choice.ts";
+import { choosePieces, type ColumnSample, mayContain } from "./trigram_choice.ts";
 import { noticeListWrites } from "./list_versions.ts";
 import {
   knownAbove,
@@ -122,27 +122,24 @@ export function sampleShare(request: OrderListRequest, sample: SearchSample | nu
   if (!known) sharesOf.set(sample, known = new Map());
   const remembered = known.get(key);
   if (remembered !== undefined) return remembered;
-  // Each term marks the sampled orders it is found in, one scan of each column's joined values:
-  // a test of every value was 3 % of the server's CPU at capacity, where staff's terms are
-  // mostly new (a PO number, a name) and most find nothing (docs/benchmarks.md, session 17).
+  // Each term marks the sampled orders it is found in: the few values that hold its rarest piece,
+  // else one scan of each column's joined values. A test of every value was 3 % of the server's
+  // CPU at capacity, where staff's terms are mostly new (a PO number, a name) and most find
+  // nothing (docs/benchmarks.md, session 17); the scan still took 0.35–0.7 ms a new search on a
+  // slow machine, 0.03–0.12 ms now (session 31).
   const marks = searched.map(({ term, columns }) => {
     const found = new Uint8Array(size);
     const lower = term.toLowerCase();
-    for (const column of columns) markFound(sample[column].values, lower, found);
+    for (const column of columns) markFound(sample[column], lower, found);
     return found;
   });
-  let hits = 0;
-  for (let i = 0; i < size; i++) {
-    // AND: every term is found in the order; OR: one is.
-    let hit = all;
-    for (const found of marks) {
-      if ((found[i] === 1) !== all) {
-        hit = !all;
-        break;
-      }
-    }
-    if (hit) hits++;
+  // AND: every term is found in the order; OR: one is.
+  const matched = marks[0];
+  for (const found of marks.slice(1)) {
+    for (let i = 0; i < size; i++) matched[i] = all ? matched[i] & found[i] : matched[i] | found[i];
   }
+  let hits = 0;
+  for (let i = 0; i < size; i++) hits += matched[i];
   const share = hits / size;
   known.set(key, share);
   if (known.size > MAX_SHARES) known.delete(known.keys().next().value!);
@@ -173,10 +170,17 @@ function joinedValues(values: readonly (string | null)[]): Joined {
 }
 
 /** Sets `found[i]` for every sampled value `i` that contains `term` (lower case). */
-function markFound(values: readonly (string | null)[], term: string, found: Uint8Array): void {
+function markFound(column: ColumnSample, term: string, found: Uint8Array): void {
   // No value holds NUL, and a term with one would match across two values.
   if (term.includes("\0")) return;
-  const { text, starts } = joinedValues(values);
+  const candidates = mayContain(column, term);
+  if (candidates) {
+    for (const list of candidates) {
+      for (const i of list) if (column.values[i]?.includes(term)) found[i] = 1;
+    }
+    return;
+  }
+  const { text, starts } = joinedValues(column.values);
   let at = text.indexOf(term);
   while (at >= 0) {
     // The value the match starts in: the last one starting at or before it.

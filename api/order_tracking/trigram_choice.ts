@@ -20,6 +20,12 @@ export interface ColumnSample {
   values: (string | null)[];
   /** Trigram piece (as `pieceCode`) → ascending positions of the sampled values containing it. */
   postings: Map<number, number[]>;
+  /**
+   * Positions of the values holding a character beyond ASCII: lower-casing one may make an ASCII
+   * letter (the Kelvin sign makes "k") or move the characters after it, so their lower case may
+   * hold pieces the value's own were not read as (`mayContain`).
+   */
+  beyondAscii: number[];
 }
 
 /** Letters and digits → 0..35 (either case), anything else → -1. */
@@ -124,14 +130,28 @@ function indexValues(
   }
 }
 
-const lowerValues = (values: readonly (string | null)[]) =>
-  values.map((v) => v ? v.toLowerCase() : null);
+/** The sample of `values` once `postings` holds their pieces. */
+function columnSample(
+  values: readonly (string | null)[],
+  postings: Map<number, number[]>,
+): ColumnSample {
+  const beyondAscii: number[] = [];
+  values.forEach((value, position) => {
+    if (value && /[^\0-\x7f]/.test(value)) beyondAscii.push(position);
+  });
+  return {
+    size: values.length,
+    postings,
+    values: values.map((v) => v ? v.toLowerCase() : null),
+    beyondAscii,
+  };
+}
 
 /** Indexes sampled values of one column by their trigram pieces. */
 export function sampleColumn(values: readonly (string | null)[]): ColumnSample {
   const postings = new Map<number, number[]>();
   indexValues(postings, values, 0, values.length);
-  return { size: values.length, postings, values: lowerValues(values) };
+  return columnSample(values, postings);
 }
 
 /** Values indexed between two turns of the event loop by {@link sampleColumnInSlices}. */
@@ -154,7 +174,37 @@ export async function sampleColumnInSlices(
     indexValues(postings, values, from, Math.min(values.length, from + slice));
     await new Promise((resolve) => setTimeout(resolve, 0));
   }
-  return { size: values.length, postings, values: lowerValues(values) };
+  return columnSample(values, postings);
+}
+
+/**
+ * A term's rarest piece is in more than this share of the sampled values: checking each of them
+ * costs about what one scan of all the values does (`mayContain` answers null).
+ */
+const CANDIDATE_SHARE = 0.25;
+
+/**
+ * The positions of the sampled values that may contain `term` (lower case), as lists whose union
+ * holds every value that does: the values holding the term's rarest piece (a value containing the
+ * term holds each of its pieces), and those beyond ASCII (`ColumnSample.beyondAscii`). Null when
+ * the term has no piece, or its rarest piece is common (`CANDIDATE_SHARE`), so that the caller
+ * reads every value. A new search's share is worked out from the sample on the thread that
+ * answers requests: for a PO number, reading the few values with its rarest piece instead of
+ * scanning all 20,000 (docs/benchmarks.md, session 31).
+ *
+ * @example
+ * ```ts
+ * mayContain(sampleColumn(["PO-0001200", "PO-0012000"]), "001200"); // [[0], []]
+ * ```
+ */
+export function mayContain(sample: ColumnSample, term: string): number[][] | null {
+  let rarest: number[] | null = null;
+  eachPiece(term, (code) => {
+    const list = sample.postings.get(code) ?? [];
+    if (rarest === null || list.length < rarest.length) rarest = list;
+  }, false);
+  if (rarest === null || (rarest as number[]).length > sample.size * CANDIDATE_SHARE) return null;
+  return [rarest, sample.beyondAscii];
 }
 
 /**

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import {
   choosePieces,
+  mayContain,
   pieceCode,
   sampleColumn,
   sampleColumnInSlices,
@@ -70,6 +71,54 @@ Deno.test("sampleColumnInSlices: the same sample as sampleColumn, with timers ru
   } finally {
     clearInterval(ticking);
   }
+});
+
+Deno.test("mayContain: every value containing the term is among the candidates, which are few for a rare term", () => {
+  const values = [
+    ...Array.from({ length: 400 }, (_, i) => `PO-${String(i * 37).padStart(7, "0")}`),
+    "Store #12, Springfield",
+    "STORE #120",
+    "a_b%c\\d 12",
+    // Lower-cased, the Kelvin sign is an ASCII "k" and the dotted capital I is "i" and a mark:
+    // read off the value itself, neither gives the pieces its lower case holds.
+    "\u212a12 Store",
+    "\u0130x12",
+    "Müller 12-34",
+    null,
+    "",
+  ];
+  const sample = sampleColumn(values);
+  const terms = [
+    "0001221",
+    "po-0001221",
+    "-00",
+    "store #12",
+    "#12,",
+    "k12",
+    "ix12",
+    "i\u0307x12",
+    "ller 12",
+    "12-3",
+    "_b%",
+    "c\\d 1",
+    "zzz",
+    "12",
+    "e #1",
+  ];
+  for (const term of terms) {
+    const containing = values.flatMap((value, i) => value?.toLowerCase().includes(term) ? [i] : []);
+    const lists = mayContain(sample, term);
+    if (lists === null) continue;
+    const candidates = new Set(lists.flat());
+    for (const i of containing) assert.ok(candidates.has(i), `"${term}" in "${values[i]}"`);
+  }
+  // A rare term: the values with its rarest piece ("PO-0001221" and "PO-0012210" hold "221") and
+  // the three beyond ASCII, not all 408.
+  const rare = mayContain(sample, "0001221")!;
+  assert.deepEqual(rare.flat().sort((a, b) => a - b), [33, 330, 403, 404, 405]);
+  // No piece ("12" has no character before it in the term), or a common one: every value is read.
+  assert.equal(mayContain(sample, "12"), null);
+  assert.equal(mayContain(sample, "po-"), null);
 });
 
 // 2,000 PO numbers "PO-0000000".."PO-0001999" and customer names built from common syllables:
