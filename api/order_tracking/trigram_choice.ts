@@ -194,7 +194,7 @@ const CANDIDATE_SHARE = 0.25;
  *
  * @example
  * ```ts
- * mayContain(sampleColumn(["PO-0001200", "PO-0034000"]), "001200"); // [[0], []]
+ * mayContain(sampleColumn(["PO-0001200", "PO-0034000", "PO-0056000", "PO-0078000"]), "001200"); // [[0], []]
  * ```
  */
 export function mayContain(sample: ColumnSample, term: string): number[][] | null {
