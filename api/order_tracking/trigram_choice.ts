@@ -112,9 +112,20 @@ export function trigramPieces(term: string): string[] {
   return [...pieces.values()];
 }
 
-/** Adds the pieces of `values[from..to)` to `postings` (positions ascending, each once). */
+/** The pieces and the positions beyond ASCII of sampled values, as they are indexed. */
+interface Index {
+  postings: Map<number, number[]>;
+  beyondAscii: number[];
+}
+
+const newIndex = (): Index => ({ postings: new Map(), beyondAscii: [] });
+
+/**
+ * Adds the pieces of `values[from..to)` to `index.postings` (positions ascending, each once), and
+ * the positions of those beyond ASCII to `index.beyondAscii`.
+ */
 function indexValues(
-  postings: Map<number, number[]>,
+  { postings, beyondAscii }: Index,
   values: readonly (string | null)[],
   from: number,
   to: number,
@@ -122,6 +133,7 @@ function indexValues(
   for (let position = from; position < to; position++) {
     const value = values[position];
     if (!value) continue;
+    if (/[^\0-\x7f]/.test(value)) beyondAscii.push(position);
     eachPiece(value, (code) => {
       const list = postings.get(code);
       if (!list) postings.set(code, [position]);
@@ -130,28 +142,16 @@ function indexValues(
   }
 }
 
-/** The sample of `values` once `postings` holds their pieces. */
-function columnSample(
-  values: readonly (string | null)[],
-  postings: Map<number, number[]>,
-): ColumnSample {
-  const beyondAscii: number[] = [];
-  values.forEach((value, position) => {
-    if (value && /[^\0-\x7f]/.test(value)) beyondAscii.push(position);
-  });
-  return {
-    size: values.length,
-    postings,
-    values: values.map((v) => v ? v.toLowerCase() : null),
-    beyondAscii,
-  };
+/** The sample of `values` once `index` holds all of them. */
+function columnSample(values: readonly (string | null)[], index: Index): ColumnSample {
+  return { size: values.length, ...index, values: values.map((v) => v ? v.toLowerCase() : null) };
 }
 
 /** Indexes sampled values of one column by their trigram pieces. */
 export function sampleColumn(values: readonly (string | null)[]): ColumnSample {
-  const postings = new Map<number, number[]>();
-  indexValues(postings, values, 0, values.length);
-  return columnSample(values, postings);
+  const index = newIndex();
+  indexValues(index, values, 0, values.length);
+  return columnSample(values, index);
 }
 
 /** Values indexed between two turns of the event loop by {@link sampleColumnInSlices}. */
@@ -169,12 +169,12 @@ export async function sampleColumnInSlices(
   values: readonly (string | null)[],
   slice = SAMPLE_SLICE,
 ): Promise<ColumnSample> {
-  const postings = new Map<number, number[]>();
+  const index = newIndex();
   for (let from = 0; from < values.length; from += slice) {
-    indexValues(postings, values, from, Math.min(values.length, from + slice));
+    indexValues(index, values, from, Math.min(values.length, from + slice));
     await new Promise((resolve) => setTimeout(resolve, 0));
   }
-  return columnSample(values, postings);
+  return columnSample(values, index);
 }
 
 /**

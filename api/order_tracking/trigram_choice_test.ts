@@ -57,7 +57,10 @@ Deno.test("sampleColumn: each piece lists the values containing it, once, in ord
 });
 
 Deno.test("sampleColumnInSlices: the same sample as sampleColumn, with timers run between slices", async () => {
-  const values = Array.from({ length: 1234 }, (_, i) => i % 7 ? `PO-${i}, Store #${i % 90}` : null);
+  const values = Array.from(
+    { length: 1234 },
+    (_, i) => i % 7 ? `PO-${i}, ${i % 11 ? "Store" : "Störe"} #${i % 90}` : null,
+  );
   let timers = 0;
   const ticking = setInterval(() => timers++, 0);
   try {
@@ -66,6 +69,8 @@ Deno.test("sampleColumnInSlices: the same sample as sampleColumn, with timers ru
     assert.equal(sliced.size, whole.size);
     assert.deepEqual(sliced.values, whole.values);
     assert.deepEqual([...sliced.postings].sort(), [...whole.postings].sort());
+    assert.deepEqual(sliced.beyondAscii, whole.beyondAscii);
+    assert.equal(whole.beyondAscii.length, 96);
     // 13 slices: other work (a request's handler) ran between them.
     assert.ok(timers >= 6, `${timers} timer turns while sampling`);
   } finally {
