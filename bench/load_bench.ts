@@ -675,6 +675,7 @@ async function wrkCapacity(
 ): Promise<WrkRun> {
   const cookies = await Deno.makeTempFile({ prefix: "wrk-cookies-" });
   try {
+    await Promise.all(staff.map((member) => member.renew()));
     await Deno.writeTextFile(cookies, staff.map((member) => member.cookie()).join("\n") + "\n");
     const child = new Deno.Command("wrk", {
       args: [

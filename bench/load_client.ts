@@ -18,6 +18,11 @@ export interface Staff {
   upload(kind: string, path: string, fileName: string, bytes: Uint8Array): Promise<unknown>;
   /** The session's `Cookie` header as it stands, for another client (wrk) to send. */
   cookie(): string;
+  /**
+   * Renews the session's access token (it lasts 15 minutes): wrk, sending a copied cookie,
+   * cannot, and a round that began with an old token was answered 401 half-way.
+   */
+  renew(): Promise<void>;
 }
 
 /** A failed request, with what the server said. */
@@ -107,5 +112,12 @@ export async function signIn(
         return send("POST", path, form);
       }),
     cookie,
+    async renew() {
+      const refreshed = await send("POST", "/auth/refresh-token", "", "application/json");
+      await refreshed.body?.cancel();
+      if (!refreshed.ok) {
+        throw new LoadError(`refresh of ${username}: ${refreshed.status}`);
+      }
+    },
   };
 }

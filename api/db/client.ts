@@ -58,18 +58,32 @@ async function openPglite(dataDir: string, activeMs?: number): Promise<Db> {
 const PREPARED = { prepare: true, simple: false } as postgres.UnsafeQueryOptions;
 
 function openPostgres(url: string, poolSize: number): Db {
-  const sql = postgres(url, {
-    // Connections per process (docs/operations.md, "Connection budget").
-    max: poolSize,
+  const options = {
     onnotice: () => {},
     types: {
       bigint: { to: 20, from: [20], serialize: String, parse: toNumber },
       numeric: { to: 1700, from: [1700], serialize: String, parse: toNumber },
     },
-  });
+  };
+  // Connections per process (docs/operations.md, "Connection budget"): one kept hot, used
+  // whenever it is free, and a postgres.js pool of the others for statements that overlap
+  // (docs/architecture.md, "PostgreSQL connections: one kept hot").
+  const hot = postgres(url, { ...options, max: 1 });
+  const rest = poolSize > 1 ? postgres(url, { ...options, max: poolSize - 1 }) : null;
+  let hotInUse = false;
+  /** Runs `fn` on the hot connection when it is free (and nothing else on it meanwhile). */
+  const using = async <T>(fn: (sql: postgres.Sql) => Promise<T>): Promise<T> => {
+    if (hotInUse && rest) return await fn(rest);
+    hotInUse = true;
+    try {
+      return await fn(hot);
+    } finally {
+      hotInUse = false;
+    }
+  };
   const keepPrepared = preparedTexts();
   type Conn = postgres.Sql | postgres.TransactionSql;
-  const wrap = (conn: Conn, inTx: boolean, savepoints = { n: 0 }): Db => ({
+  const wrap = (conn: Conn | null, savepoints = { n: 0 }): Db => ({
     kind: "postgres",
     async query<T>(text: string, params: readonly unknown[] = [], options?: QueryOptions) {
       // An aborted signal keeps the statement from starting; one sent runs to its end. A cancel
@@ -77,25 +91,30 @@ function openPostgres(url: string, poolSize: number): Db {
       // which under load was often the next request's statement, and a statement cancelled
       // while queued behind another left the driver giving results to the wrong queries.
       options?.signal?.throwIfAborted();
-      return [
-        ...await conn.unsafe(
-          text,
-          params as postgres.ParameterOrJSON<never>[],
-          options?.prepare && keepPrepared(text) ? PREPARED : {},
-        ),
-      ] as T[];
+      const run = async (sql: Conn) =>
+        [
+          ...await sql.unsafe(
+            text,
+            params as postgres.ParameterOrJSON<never>[],
+            options?.prepare && keepPrepared(text) ? PREPARED : {},
+          ),
+        ] as T[];
+      return conn ? await run(conn) : await using(run);
     },
     async exec(text: string) {
-      await conn.unsafe(text);
+      if (conn) await conn.unsafe(text);
+      else await using((sql) => sql.unsafe(text));
     },
     async transaction<T>(fn: (tx: Db) => Promise<T>): Promise<T> {
-      if (inTx) return await savepoint(wrap(conn, true, savepoints), `sp${++savepoints.n}`, fn);
-      return await (conn as postgres.Sql).begin((tx) => fn(wrap(tx, true))) as T;
+      if (conn) return await savepoint(wrap(conn, savepoints), `sp${++savepoints.n}`, fn);
+      return await using(async (sql) => await sql.begin((tx) => fn(wrap(tx))) as T);
     },
     othersActive: () => false,
-    close: () => sql.end({ timeout: 5 }),
+    close: async () => {
+      await Promise.all([hot.end({ timeout: 5 }), rest?.end({ timeout: 5 })]);
+    },
   });
-  return wrap(sql, false);
+  return wrap(null);
 }
 
 /** True when `error` is a unique-constraint violation (SQLSTATE 23505) on either driver. */
