@@ -12,7 +12,8 @@ const url = loadConfig().DATABASE_URL;
 const backend = "select pg_backend_pid() as pid";
 
 Deno.test({
-  name: "PostgreSQL: statements go to the connection used last, and spread when they overlap",
+  name:
+    "PostgreSQL: statements take the hot connection whenever it is free, and spread when they overlap",
   ignore: !url,
   async fn(t) {
     const database = await freshPostgresDatabase(url!);
