@@ -61,6 +61,13 @@ export async function signIn(
     return response;
   }
 
+  /** Asks for a new access token, as the web app does; true when it was given. */
+  async function refresh(): Promise<boolean> {
+    const refreshed = await send("POST", "/auth/refresh-token", "", "application/json");
+    await refreshed.body?.cancel();
+    return refreshed.ok;
+  }
+
   async function timed(
     kind: string,
     attempt: () => Promise<Response>,
@@ -69,8 +76,7 @@ export async function signIn(
     let response = await attempt();
     if (response.status === 401) {
       await response.body?.cancel();
-      const refreshed = await send("POST", "/auth/refresh-token", "", "application/json");
-      await refreshed.body?.cancel();
+      await refresh();
       response = await attempt();
     }
     const text = await response.text();
@@ -113,11 +119,7 @@ export async function signIn(
       }),
     cookie,
     async renew() {
-      const refreshed = await send("POST", "/auth/refresh-token", "", "application/json");
-      await refreshed.body?.cancel();
-      if (!refreshed.ok) {
-        throw new LoadError(`refresh of ${username}: ${refreshed.status}`);
-      }
+      if (!await refresh()) throw new LoadError(`refresh of ${username} failed`);
     },
   };
 }

@@ -58,7 +58,7 @@ async function openPglite(dataDir: string, activeMs?: number): Promise<Db> {
 const PREPARED = { prepare: true, simple: false } as postgres.UnsafeQueryOptions;
 
 function openPostgres(url: string, poolSize: number): Db {
-  const options = {
+  const settings = {
     onnotice: () => {},
     types: {
       bigint: { to: 20, from: [20], serialize: String, parse: toNumber },
@@ -68,12 +68,13 @@ function openPostgres(url: string, poolSize: number): Db {
   // Connections per process (docs/operations.md, "Connection budget"): one kept hot, used
   // whenever it is free, and a postgres.js pool of the others for statements that overlap
   // (docs/architecture.md, "PostgreSQL connections: one kept hot").
-  const hot = postgres(url, { ...options, max: 1 });
-  const rest = poolSize > 1 ? postgres(url, { ...options, max: poolSize - 1 }) : null;
+  const hot = postgres(url, { ...settings, max: 1 });
+  // With a budget of one, statements that overlap queue on the hot connection itself.
+  const rest = poolSize > 1 ? postgres(url, { ...settings, max: poolSize - 1 }) : hot;
   let hotInUse = false;
   /** Runs `fn` on the hot connection when it is free (and nothing else on it meanwhile). */
   const using = async <T>(fn: (sql: postgres.Sql) => Promise<T>): Promise<T> => {
-    if (hotInUse && rest) return await fn(rest);
+    if (hotInUse) return await fn(rest);
     hotInUse = true;
     try {
       return await fn(hot);
@@ -111,7 +112,7 @@ function openPostgres(url: string, poolSize: number): Db {
     },
     othersActive: () => false,
     close: async () => {
-      await Promise.all([hot.end({ timeout: 5 }), rest?.end({ timeout: 5 })]);
+      await Promise.all([...new Set([hot, rest])].map((sql) => sql.end({ timeout: 5 })));
     },
   });
   return wrap(null);
